@@ -1,0 +1,3 @@
+"""cardtable: a terminal card table for Guandan, Gong Zhu and Guiñote."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,237 @@
+"""The contract every game implements (see docs/design.md).
+
+A game is a package under ``cardtable.games`` with a frozen options dataclass, a :class:`Match` subclass
+and its bots. Everything random comes from the match seed through :mod:`cardtable.rng`; a match is fully
+determined by (options, seed, moves), so saving is the move list and loading is replay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Protocol, Self
+
+from cardtable.rng import MAX_SEED
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now. ``reason`` is a short English explanation; ``key`` and
+    ``params`` let the UI say it in the player's language."""
+
+    def __init__(self, reason: str, key: str = "illegal", **params: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.key = key
+        self.params = params
+
+
+class OptionError(ValueError):
+    """An option name or value that the game does not accept."""
+
+
+class MoveError(ValueError):
+    """A move encoding that cannot be decoded."""
+
+
+# ---------------------------------------------------------------- options
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Base of every game's frozen options dataclass. Subclasses validate in ``__post_init__``."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        if not isinstance(data, Mapping):
+            raise OptionError("options must be a JSON object")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise OptionError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(names))}")
+        return cls(**dict(data))
+
+    @classmethod
+    def from_strings(cls, pairs: Iterable[str]) -> Self:
+        """Build options from ``key=value`` strings, as typed on the command line."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep:
+                raise OptionError(f"option {pair!r} must be written key=value")
+            if key not in fields:
+                raise OptionError(f"unknown option {key!r}; known options: {', '.join(sorted(fields))}")
+            values[key] = _coerce(raw.strip(), getattr(cls, key), key)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes: Any) -> Self:
+        return dataclasses.replace(self, **changes)
+
+
+def _coerce(raw: str, default: Any, key: str) -> Any:
+    if isinstance(default, bool):
+        lowered = raw.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise OptionError(f"option {key!r} takes on/off, not {raw!r}")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise OptionError(f"option {key!r} takes a whole number, not {raw!r}") from None
+    return raw
+
+
+def check_choice(name: str, value: Any, choices: Iterable[Any]) -> None:
+    choices = tuple(choices)
+    if isinstance(value, bool) and not any(isinstance(c, bool) for c in choices):
+        raise OptionError(f"option {name!r} must be one of {', '.join(map(str, choices))}, not {value!r}")
+    if value not in choices:
+        raise OptionError(f"option {name!r} must be one of {', '.join(map(str, choices))}, not {value!r}")
+
+
+def check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+
+
+def check_positive_int(name: str, value: Any, maximum: int = 10_000) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= maximum:
+        raise OptionError(f"option {name!r} must be a whole number from 1 to {maximum}, not {value!r}")
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, str):
+        try:
+            seed = int(seed.strip())
+        except ValueError:
+            raise OptionError(f"a game number is a whole number, not {seed!r}") from None
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"a game number must be from 0 to {MAX_SEED}, not {seed!r}")
+    return seed
+
+
+# ---------------------------------------------------------------- moves and views
+class Move(Protocol):
+    """Moves are small frozen value objects with a JSON encoding (the hand-history format's)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class PlayerView(Protocol):
+    """What one seat may know. Frozen; holds ``seat``, ``legal`` (the moves open to the seat when it is
+    to move, else empty) and ``bot_seed`` (a per-decision seed that reveals nothing about the deal)."""
+
+    seat: int
+    legal: tuple
+    bot_seed: int
+
+
+class Bot(Protocol):
+    """A CPU player: decides from a PlayerView only."""
+
+    level: str
+
+    def choose(self, view: Any) -> Any: ...
+
+
+# ---------------------------------------------------------------- the match
+class Match(ABC):
+    """One match of a game: the state machine. Subclasses implement the underscore methods.
+
+    ``moves`` is the list of ``(seat, move)`` applied so far; ``log`` is the hand history (the
+    ``deal``, ``move``, ``hand_end`` and ``match_end`` records of docs/history-format.md).
+    """
+
+    game: ClassVar[str]
+    options_type: ClassVar[type[Options]]
+
+    def __init__(self, options: Options, seed: int) -> None:
+        if not isinstance(options, self.options_type):
+            raise OptionError(f"{self.game} needs {self.options_type.__name__}, not {type(options).__name__}")
+        self.options = options
+        self.seed = check_seed(seed)
+        self.moves: list[tuple[int, Any]] = []
+        self.log: list[dict[str, Any]] = []
+        self.hand = 0
+
+    # -- the contract
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to move, or None when the match is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list:
+        """Every move open to the seat to move (empty when the match is over)."""
+
+    @abstractmethod
+    def view(self, seat: int) -> Any:
+        """The PlayerView of ``seat``."""
+
+    @abstractmethod
+    def _check(self, move: Any) -> None:
+        """Raise IllegalMove (with a reason) unless ``move`` is legal now."""
+
+    @abstractmethod
+    def _apply(self, move: Any) -> None:
+        """Apply a move already checked; may log hand_end / deal / match_end records."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy, cheap enough for search."""
+
+    @abstractmethod
+    def summary(self) -> str:
+        """A short English line for the save-slot picker (e.g. "hand 3 · you +120")."""
+
+    @classmethod
+    @abstractmethod
+    def decode_move(cls, data: Any) -> Any:
+        """Decode a move from its JSON encoding; raise MoveError if it is malformed."""
+
+    def is_over(self) -> bool:
+        return self.to_move() is None
+
+    def apply(self, move: Any) -> None:
+        """Apply ``move`` for the seat to move. Raises IllegalMove and leaves the state unchanged."""
+        seat = self.to_move()
+        if seat is None:
+            raise IllegalMove("the match is over", "match_over")
+        self._check(move)
+        self.moves.append((seat, move))
+        self.log.append({"type": "move", "hand": self.hand, "seat": seat, "move": move.to_json()})
+        self._apply(move)
+
+    def history_legal(self) -> list[dict[str, Any]]:
+        """The ``legal`` list of a history move line (the encoding of every legal move)."""
+        return [move.to_json() for move in self.legal_moves()]
+
+    def match_record(self, players: list[str]) -> dict[str, Any]:
+        return {"type": "match", "format": "cardtable-history", "version": 1, "game": self.game,
+                "seed": self.seed, "options": self.options.to_dict(), "players": list(players)}
+
+    @classmethod
+    def new(cls, options: Options | None = None, seed: int = 0) -> Self:
+        return cls(options if options is not None else cls.options_type(), seed)
+
+    @classmethod
+    def replay(cls, options: Options, seed: int, moves: Iterable[tuple[int, Any]]) -> Self:
+        """Rebuild a match from its seed and moves. Raises IllegalMove naming the move that fails."""
+        match = cls(options, seed)
+        for index, (seat, move) in enumerate(moves):
+            if match.to_move() != seat:
+                raise IllegalMove(f"move {index + 1} is by seat {seat}, but seat {match.to_move()} is to move")
+            try:
+                match.apply(move)
+            except IllegalMove as exc:
+                raise IllegalMove(f"move {index + 1} ({move.to_json()}): {exc.reason}", exc.key) from exc
+        return match
+
+    def undo(self, count: int = 1) -> Self:
+        """A new match with the last ``count`` moves taken back (replay from the seed)."""
+        return type(self).replay(self.options, self.seed, self.moves[: max(0, len(self.moves) - count)])

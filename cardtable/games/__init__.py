@@ -1,0 +1,68 @@
+"""The game registry: the home screen, the CLI and ``sim`` learn the games from here only."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from cardtable.engine import Match, Options
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """How a game plugs in. ``ui`` names the Textual screen as ``module:Class`` so the core never
+    imports Textual; ``hand_scores`` turns a ``hand_end`` record into one number per seat (for sim
+    statistics: points for Gong Zhu, hands won for the partnership games)."""
+
+    name: str
+    title: str
+    match_type: type[Match]
+    options_type: type[Options]
+    bots: dict[str, Callable[[], Any]]
+    hand_scores: Callable[[dict[str, Any]], list[float]]
+    score_label: str
+    ui: str
+    rules_package: str
+    partnerships: bool
+
+    def new_match(self, options: Options | None = None, seed: int = 0) -> Match:
+        return self.match_type(options if options is not None else self.options_type(), seed)
+
+    def bot(self, level: str) -> Any:
+        try:
+            return self.bots[level]()
+        except KeyError:
+            raise ValueError(f"unknown CPU level {level!r} for {self.name}; "
+                             f"levels: {', '.join(self.bots)}") from None
+
+
+GAME_MODULES = ("guandan", "gongzhu", "guinote")
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def _load() -> dict[str, GameSpec]:
+    if not _REGISTRY:
+        for name in GAME_MODULES:
+            try:
+                module = importlib.import_module(f"cardtable.games.{name}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"cardtable.games.{name}":
+                    raise
+                continue
+            _REGISTRY[name] = module.SPEC
+    return _REGISTRY
+
+
+def games() -> dict[str, GameSpec]:
+    """The playable games, in menu order."""
+    return dict(_load())
+
+
+def get(name: str) -> GameSpec:
+    registry = _load()
+    if name not in registry:
+        known = ", ".join(registry) or "none"
+        raise KeyError(f"unknown game {name!r}; games: {known}")
+    return registry[name]

@@ -1,0 +1,203 @@
+"""Gong Zhu CPU players. They see a GongZhuView only and use no randomness, so a game number played the
+same way repeats exactly (the source requires it)."""
+
+from __future__ import annotations
+
+from cardtable.cards import Card
+from cardtable.games.gongzhu import rules
+from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, TRANSFORMER
+from cardtable.games.gongzhu.state import GongZhuView, Play, Show
+
+ACE_SPADES = Card(14, "S")
+KING_SPADES = Card(13, "S")
+
+
+class EasyBot:
+    """Sensible and simple: shows nothing, ducks when it can, dumps the Pig and high hearts when void,
+    otherwise leads its lowest card."""
+
+    level = "easy"
+
+    def choose(self, view: GongZhuView) -> Show | Play:
+        if view.phase == "show":
+            return Show(())
+        cards = [move.card for move in view.legal]
+        if not view.trick:
+            safe = [c for c in cards if c.suit != "H" and c != PIG] or cards
+            return Play(min(safe, key=lambda c: (c.rank, rules.sort_key(c))))
+        lead = view.trick[0][1].suit
+        if cards[0].suit != lead:
+            return Play(max(cards, key=_discard_priority))
+        top = _winning_card(view)
+        under = [c for c in cards if c.rank < top.rank]
+        if under:
+            return Play(max(under, key=lambda c: c.rank))
+        last = len(view.trick) == 3
+        if last and not any(rules.is_point_card(c) for _, c in view.trick):
+            return Play(max(cards, key=lambda c: (c != PIG, c.rank)))
+        return Play(min(cards, key=lambda c: c.rank))
+
+
+class NormalBot:
+    """Plays like a good club player: exact scoring when last to a trick, ducking under the Pig, dumping
+    the Pig and high hearts when void, taking the Goat when safe, avoiding the Transformer while carrying
+    negatives, blocking an all-hearts run, and showing cards when it pays."""
+
+    level = "normal"
+
+    def choose(self, view: GongZhuView) -> Show | Play:
+        if view.phase == "show":
+            return Show(self._show(view))
+        cards = [move.card for move in view.legal]
+        if len(cards) == 1:
+            return Play(cards[0])
+        if not view.trick:
+            return Play(min(cards, key=lambda c: self._lead_cost(view, c)))
+        lead = view.trick[0][1].suit
+        if cards[0].suit != lead:
+            return Play(self._discard(view, cards))
+        return Play(self._follow(view, cards))
+
+    # -- showing
+    def _show(self, view: GongZhuView) -> tuple[Card, ...]:
+        hand = view.hand
+        by_suit = {s: [c for c in hand if c.suit == s] for s in "SHDC"}
+        chosen = []
+        spades = by_suit["S"]
+        if PIG in hand and (len(spades) >= 6 or (len(spades) >= 5 and ACE_SPADES not in hand
+                                                  and KING_SPADES not in hand)):
+            chosen.append(PIG)
+        diamonds = by_suit["D"]
+        if GOAT in hand and len(diamonds) >= 4 and any(c.rank > 11 for c in diamonds):
+            chosen.append(GOAT)
+        clubs_low = [c for c in by_suit["C"] if c.rank < 10]
+        high_hearts = [c for c in by_suit["H"] if c.rank >= 11]
+        if TRANSFORMER in hand and len(clubs_low) >= 4 and not high_hearts:
+            chosen.append(TRANSFORMER)
+        if HEART_ACE in hand and len(by_suit["H"]) >= 9:
+            chosen.append(HEART_ACE)
+        return tuple(c for c in rules.SHOWABLE if c in chosen)
+
+    # -- helpers
+    @staticmethod
+    def _unseen(view: GongZhuView) -> set[Card]:
+        known = set(view.hand) | view.played
+        return {Card(r, s) for s in "SHDC" for r in range(2, 15)} - known
+
+    @staticmethod
+    def _my_score(view: GongZhuView, extra: tuple[Card, ...] = ()) -> int:
+        pile = list(view.taken[view.seat]) + [c for c in extra if rules.is_point_card(c)]
+        return rules.score_taken(pile, view.all_shown, view.options.swap,
+                                 view.options.transformer_zero_hearts == "alone", False).hand
+
+    @staticmethod
+    def _hearts_runner(view: GongZhuView) -> int | None:
+        """A player (not us) who has taken every heart played so far, with at least six of them."""
+        holders = [s for s in range(4) if any(c.suit == "H" for c in view.taken[s])]
+        if len(holders) != 1 or holders[0] == view.seat:
+            return None
+        runner = holders[0]
+        hearts = sum(1 for c in view.taken[runner] if c.suit == "H")
+        return runner if hearts >= 6 else None
+
+    # -- leading
+    def _lead_cost(self, view: GongZhuView, card: Card) -> float:
+        unseen = self._unseen(view)
+        same_suit = [c for c in view.hand if c.suit == card.suit]
+        higher_out = sum(1 for c in unseen if c.suit == card.suit and c.rank > card.rank)
+        cost = card.rank * 0.5 + len(same_suit) * 0.8
+        if higher_out == 0:
+            cost += 8  # we would win it: whatever others discard lands on us
+        pig_out = PIG in unseen
+        if card.suit == "S":
+            if card == PIG:
+                cost += 40
+            elif PIG in view.hand:
+                cost += 8
+            elif pig_out:
+                cost += 20 if card.rank > 12 else -6   # low spades flush the Pig; A/K may catch it
+        if card.suit == "H":
+            cost += 3 - rules.heart_value(card) / 5
+            if self._hearts_runner(view) is not None and higher_out == 0:
+                cost -= 25   # take a heart to break the run
+        if card.suit == "D" and GOAT in unseen and higher_out == 0 and self._my_score(view) >= -50:
+            cost -= 4        # a sure diamond winner may collect the Goat
+        if card == TRANSFORMER and self._my_score(view) < 0:
+            cost += 10
+        if card == GOAT:
+            cost += 12
+        return cost
+
+    # -- following suit
+    def _follow(self, view: GongZhuView, cards: list[Card]) -> Card:
+        top = _winning_card(view)
+        trick_cards = tuple(c for _, c in view.trick)
+        last = len(view.trick) == 3
+        if last:
+            now = self._my_score(view)
+
+            def outcome(card: Card) -> tuple[int, int]:
+                wins = card.rank > top.rank
+                gain = self._my_score(view, trick_cards + (card,)) - now if wins else 0
+                # Equal gains: shed the highest card (never the Pig by choice).
+                return (gain, card.rank if card != PIG else -1)
+
+            return max(cards, key=outcome)
+        runner = self._hearts_runner(view)
+        if runner is not None and top.suit == "H":
+            winners = [c for c in cards if c.rank > top.rank]
+            if winners:
+                return max(winners, key=lambda c: c.rank)
+        under = [c for c in cards if c.rank < top.rank]
+        if under:
+            if PIG in under and top.rank > PIG.rank:
+                return PIG                      # someone above the Queen: the Pig goes to them
+            return max(under, key=lambda c: (c != PIG, c.rank))
+        danger = any(rules.is_point_card(c) and c != GOAT for c in trick_cards)
+        if top.suit == "D" and GOAT in trick_cards and not danger:
+            return max(cards, key=lambda c: c.rank)
+        non_pig = [c for c in cards if c != PIG] or cards
+        if danger or (top.suit == "S" and PIG in self._unseen(view)):
+            return min(non_pig, key=lambda c: c.rank)
+        return max(non_pig, key=lambda c: c.rank)
+
+    # -- discarding
+    def _discard(self, view: GongZhuView, cards: list[Card]) -> Card:
+        top_seat = view.trick[rules.trick_winner_index(view.trick)][0]
+        runner = self._hearts_runner(view)
+        unseen = self._unseen(view)
+        winner_pile = list(view.taken[top_seat]) + [c for _, c in view.trick if rules.is_point_card(c)]
+        winner_score = rules.score_taken(winner_pile, view.all_shown, view.options.swap,
+                                         view.options.transformer_zero_hearts == "alone", False).base
+
+        def priority(card: Card) -> float:
+            if card == PIG:
+                return 1000
+            if card.suit == "H":
+                if runner is not None and top_seat == runner:
+                    return -50 + card.rank        # do not feed the run
+                return 100 - rules.heart_value(card) * 2 + card.rank
+            if card.suit == "S" and card.rank > 12 and PIG in unseen:
+                return 90 + card.rank
+            if card == TRANSFORMER:
+                return 95 if winner_score < 0 else -80
+            if card == GOAT:
+                return -100
+            return card.rank + 3 * (4 - sum(1 for c in view.hand if c.suit == card.suit))
+
+        return max(cards, key=priority)
+
+
+def _winning_card(view: GongZhuView) -> Card:
+    return view.trick[rules.trick_winner_index(view.trick)][1]
+
+
+def _discard_priority(card: Card) -> tuple[int, int]:
+    if card == PIG:
+        return (3, 0)
+    if card.suit == "H":
+        return (2, card.rank)
+    return (1 if card != GOAT else 0, card.rank)
+
+
+BOTS = {"easy": EasyBot, "normal": NormalBot}

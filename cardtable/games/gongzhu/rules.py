@@ -1,0 +1,161 @@
+"""Gong Zhu (拱猪) rules as pure functions: card values, legality, trick winner and the seven lines.
+
+Source: docs/rules/gongzhu.md (from the Spanish source document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from cardtable.cards import Card, parse_card
+from cardtable.tricks import winning_index
+
+PIG = parse_card("QS")
+GOAT = parse_card("JD")
+TRANSFORMER = parse_card("10C")
+HEART_ACE = parse_card("AH")
+TWO_OF_CLUBS = parse_card("2C")
+SHOWABLE = (PIG, GOAT, TRANSFORMER, HEART_ACE)
+ALL_HEARTS = tuple(Card(rank, "H") for rank in range(2, 15))
+POINT_CARDS = frozenset(ALL_HEARTS + (PIG, GOAT, TRANSFORMER))
+
+HEART_VALUES = {2: 0, 3: 0, 4: 0, 5: -10, 6: -10, 7: -10, 8: -10, 9: -10, 10: -10,
+                11: -20, 12: -30, 13: -40, 14: -50}
+
+
+def heart_value(card: Card) -> int:
+    return HEART_VALUES[card.rank] if card.suit == "H" else 0
+
+
+def is_point_card(card: Card) -> bool:
+    return card in POINT_CARDS
+
+
+def suit_of(card: Card) -> str:
+    return card.suit
+
+
+def strength(card: Card) -> int:
+    return card.rank
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    """Display order: ♠ ♥ ♣ ♦ (alternating colours), low to high."""
+    return ("SHCD".index(card.suit), card.rank)
+
+
+def trick_winner_index(plays: Sequence[tuple[int, Card]]) -> int:
+    return winning_index(plays, suit_of, strength)
+
+
+# ---------------------------------------------------------------- legality
+@dataclass(frozen=True)
+class PlayContext:
+    """What legality depends on, all of it known to the seat to play."""
+
+    trick: tuple[tuple[int, Card], ...]
+    suits_led: frozenset[str]       # suits led in the hand's earlier tricks (not the current one)
+    shown: frozenset[Card]          # the cards this seat has shown
+    must_lead_two_of_clubs: bool
+
+
+def refusal(card: Card, hand: Collection[Card], ctx: PlayContext) -> tuple[str, str, dict] | None:
+    """Why ``card`` may not be played now, as (English reason, i18n key, params); None if legal."""
+    if card not in hand:
+        return (f"{card} is not in your hand", "gz_not_in_hand", {"card": card.code})
+    if not ctx.trick:
+        if ctx.must_lead_two_of_clubs and card != TWO_OF_CLUBS:
+            return ("the first trick of the match must be led with the 2 of clubs", "gz_lead_2c", {})
+        lead_suit = card.suit
+    else:
+        lead_suit = ctx.trick[0][1].suit
+        if card.suit != lead_suit and any(c.suit == lead_suit for c in hand):
+            return (f"you must follow suit ({lead_suit})", "must_follow", {"suit": lead_suit})
+    if (card in ctx.shown and card.suit == lead_suit and lead_suit not in ctx.suits_led
+            and any(c.suit == card.suit and c != card for c in hand)):
+        return (f"{card} was shown: it may not be played on the first {lead_suit} trick while you hold "
+                "another card of that suit", "gz_shown_first_round", {"card": card.code, "suit": lead_suit})
+    return None
+
+
+def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
+    hand = list(hand)
+    return [card for card in hand if refusal(card, hand, ctx) is None]
+
+
+def showable_in(hand: Iterable[Card]) -> list[Card]:
+    return [card for card in SHOWABLE if card in hand]
+
+
+# ---------------------------------------------------------------- scoring
+@dataclass(frozen=True)
+class Lines:
+    """The seven lines of one player's hand (total is filled in by the match)."""
+
+    hearts: int
+    pig: int
+    goat: int
+    base: int
+    transformer: str   # "none" | "alone" | "x2" | "x4"
+    hand: int
+    all_hearts: bool = False
+    grand_slam: bool = False
+
+    def to_json(self, total: int) -> dict:
+        return {"hearts": self.hearts, "pig": self.pig, "goat": self.goat, "base": self.base,
+                "transformer": self.transformer, "hand": self.hand, "total": total}
+
+
+def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, zero_hearts_alone: bool,
+                someone_took_all_hearts: bool) -> Lines:
+    """Score the point cards one player took in a hand.
+
+    ``shown`` is every card shown by anyone this hand (effects follow the card, not the shower);
+    ``someone_took_all_hearts`` switches the Pig–Goat swap on when the option is on.
+    """
+    h_mult = 2 if HEART_ACE in shown else 1
+    p_mult = 2 if PIG in shown else 1
+    g_mult = 2 if GOAT in shown else 1
+    t_mult = 4 if TRANSFORMER in shown else 2
+    hearts = [c for c in taken if c.suit == "H"]
+    all_hearts = len(hearts) == 13
+    has_pig, has_goat, has_transformer = PIG in taken, GOAT in taken, TRANSFORMER in taken
+
+    if all_hearts and has_pig and has_goat and has_transformer:
+        hearts_line, pig_line, goat_line = 200 * h_mult, 100 * p_mult, 100 * g_mult
+        base = hearts_line + pig_line + goat_line
+        return Lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult,
+                     all_hearts=True, grand_slam=True)
+
+    hearts_line = (200 if all_hearts else sum(heart_value(c) for c in hearts)) * h_mult
+    swapped = swap and someone_took_all_hearts
+    pig_line = (100 if swapped else -100) * p_mult if has_pig else 0
+    goat_line = (-100 if swapped else 100) * g_mult if has_goat else 0
+    base = hearts_line + pig_line + goat_line
+    if not has_transformer:
+        return Lines(hearts_line, pig_line, goat_line, base, "none", base, all_hearts=all_hearts)
+    if zero_hearts_alone:
+        others = has_pig or has_goat or any(heart_value(c) for c in hearts)
+    else:
+        others = has_pig or has_goat or bool(hearts)
+    if not others:
+        return Lines(hearts_line, pig_line, goat_line, base, "alone", 50 * (t_mult // 2))
+    return Lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult, all_hearts=all_hearts)
+
+
+def score_hand(taken: Sequence[Collection[Card]], shown: Collection[Card], swap: bool,
+               zero_hearts_alone: bool) -> list[Lines]:
+    """Score all four players' taken cards."""
+    all_hearts = any(sum(1 for c in pile if c.suit == "H") == 13 for pile in taken)
+    return [score_taken(pile, shown, swap, zero_hearts_alone, all_hearts) for pile in taken]
+
+
+def show_effect(card: Card) -> tuple[str, str]:
+    """The before → after effect of showing ``card`` (for the showing panel), as short strings."""
+    return {
+        PIG: ("−100", "−200"),
+        GOAT: ("+100", "+200"),
+        TRANSFORMER: ("×2", "×4"),
+        HEART_ACE: ("−200", "−400"),
+    }[card]

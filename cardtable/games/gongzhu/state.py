@@ -1,0 +1,290 @@
+"""The Gong Zhu match: deal, showing phase, thirteen tricks, scoring, match end."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from cardtable.cards import Card, CardError, french_deck, parse_card
+from cardtable.engine import (IllegalMove, Match, MoveError, Options, check_bool, check_choice,
+                              check_positive_int)
+from cardtable.games.gongzhu import rules
+from cardtable.games.gongzhu.rules import PIG, TWO_OF_CLUBS, PlayContext
+from cardtable.rng import Rng, mix
+from cardtable.views import bot_seed
+
+NUM_TRICKS = 13
+
+
+@dataclasses.dataclass(frozen=True)
+class GongZhuOptions(Options):
+    target: int = 500                      # Quick ±500 or Standard ±1000
+    swap: bool = True                      # Pig–Goat swap after all hearts
+    showing: bool = True                   # the showing phase
+    transformer_zero_hearts: str = "alone"  # "alone": ♣10 with only ♥2-4 is alone; "standard": not
+    max_hands: int = 30
+
+    def __post_init__(self) -> None:
+        check_choice("target", self.target, (500, 1000))
+        check_bool("swap", self.swap)
+        check_bool("showing", self.showing)
+        check_choice("transformer_zero_hearts", self.transformer_zero_hearts, ("alone", "standard"))
+        check_positive_int("max_hands", self.max_hands, 1000)
+
+
+# ---------------------------------------------------------------- moves
+@dataclasses.dataclass(frozen=True)
+class Show:
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"show": [card.code for card in self.cards]}
+
+    def __str__(self) -> str:
+        return "show " + (" ".join(c.code for c in self.cards) or "nothing")
+
+
+@dataclasses.dataclass(frozen=True)
+class Play:
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": self.card.code}
+
+    def __str__(self) -> str:
+        return self.card.code
+
+
+def decode_move(data: Any) -> Show | Play:
+    try:
+        if isinstance(data, dict) and set(data) == {"play"}:
+            return Play(parse_card(data["play"]))
+        if isinstance(data, dict) and set(data) == {"show"} and isinstance(data["show"], list):
+            cards = [parse_card(code) for code in data["show"]]
+            if all(c in rules.SHOWABLE for c in cards) and len(set(cards)) == len(cards):
+                return Show(tuple(sorted(cards, key=rules.SHOWABLE.index)))
+    except CardError as exc:
+        raise MoveError(str(exc)) from None
+    return _bad(data)
+
+
+def _bad(data: Any):
+    raise MoveError(f"not a Gong Zhu move: {data!r}")
+
+
+def subsets(cards: list[Card]) -> list[tuple[Card, ...]]:
+    out = []
+    for mask in range(1 << len(cards)):
+        out.append(tuple(card for i, card in enumerate(cards) if mask >> i & 1))
+    return out
+
+
+# ---------------------------------------------------------------- the view
+@dataclasses.dataclass(frozen=True)
+class GongZhuView:
+    """What one seat may know. During the showing phase the other seats' choices stay hidden until
+    everyone has chosen (the choices are simultaneous)."""
+
+    seat: int
+    options: GongZhuOptions
+    hand_number: int
+    phase: str                                  # "show" | "play" | "over"
+    to_move: int | None
+    hand: tuple[Card, ...]
+    counts: tuple[int, ...]
+    shown: tuple[tuple[Card, ...], ...]         # per seat, public once the showing phase is over
+    my_show: tuple[Card, ...] | None            # this seat's own choice (None before choosing)
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]   # completed tricks of this hand, in order
+    winners: tuple[int, ...]                    # winner of each completed trick
+    taken: tuple[tuple[Card, ...], ...]         # point cards taken, per seat
+    totals: tuple[int, ...]
+    suits_led: frozenset[str]
+    legal: tuple
+    bot_seed: int
+
+    @property
+    def played(self) -> frozenset[Card]:
+        return frozenset(card for trick in self.tricks for _, card in trick) | {c for _, c in self.trick}
+
+    @property
+    def all_shown(self) -> frozenset[Card]:
+        return frozenset(card for cards in self.shown for card in cards)
+
+    def voids(self) -> list[set[str]]:
+        """Suits each seat is known to lack (it failed to follow)."""
+        out: list[set[str]] = [set(), set(), set(), set()]
+        for trick in self.tricks + ((self.trick,) if self.trick else ()):
+            lead = trick[0][1].suit
+            for seat, card in trick[1:]:
+                if card.suit != lead:
+                    out[seat].add(lead)
+        return out
+
+
+# ---------------------------------------------------------------- the match
+class GongZhuMatch(Match):
+    game: ClassVar[str] = "gongzhu"
+    options_type: ClassVar[type[Options]] = GongZhuOptions
+    options: GongZhuOptions
+
+    def __init__(self, options: GongZhuOptions, seed: int) -> None:
+        super().__init__(options, seed)
+        self.totals = [0, 0, 0, 0]
+        self.results: list[list[dict[str, Any]]] = []     # per hand: the four lines (with totals)
+        self.finished = False
+        self._deal(leader=None)
+
+    # -- dealing
+    def _deal(self, leader: int | None) -> None:
+        self.hand += 1
+        deck = french_deck()
+        Rng(mix(self.seed, self.hand, 0x6A2)).shuffle(deck)
+        self.hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.sort_key) for seat in range(4)]
+        if leader is None:
+            leader = next(s for s in range(4) if TWO_OF_CLUBS in self.hands[s])
+            self.must_lead_2c = True
+        else:
+            self.must_lead_2c = False
+        self.leader = leader
+        self.shown: list[tuple[Card, ...] | None] = [None] * 4 if self.options.showing else [()] * 4
+        self.trick: list[tuple[int, Card]] = []
+        self.tricks: list[tuple[tuple[int, Card], ...]] = []
+        self.winners: list[int] = []
+        self.taken: list[list[Card]] = [[], [], [], []]
+        self.suits_led: set[str] = set()
+        self.log.append({"type": "deal", "hand": self.hand,
+                         "hands": [[c.code for c in h] for h in self.hands], "leader": leader})
+
+    # -- the contract
+    @property
+    def phase(self) -> str:
+        if self.finished:
+            return "over"
+        return "show" if None in self.shown else "play"
+
+    def to_move(self) -> int | None:
+        if self.finished:
+            return None
+        if None in self.shown:
+            return self.shown.index(None)
+        if not self.trick:
+            return self.leader
+        return (self.trick[-1][0] + 1) % 4
+
+    def _context(self, seat: int) -> PlayContext:
+        return PlayContext(tuple(self.trick), frozenset(self.suits_led), frozenset(self.shown[seat] or ()),
+                           self.must_lead_2c and not self.tricks and not self.trick)
+
+    def legal_moves(self) -> list[Show | Play]:
+        seat = self.to_move()
+        if seat is None:
+            return []
+        if self.phase == "show":
+            return [Show(s) for s in subsets(rules.showable_in(self.hands[seat]))]
+        return [Play(card) for card in rules.legal_plays(self.hands[seat], self._context(seat))]
+
+    def _check(self, move: Any) -> None:
+        seat = self.to_move()
+        assert seat is not None
+        if self.phase == "show":
+            if not isinstance(move, Show):
+                raise IllegalMove("every player chooses what to show before the first lead", "gz_show_first")
+            missing = [c for c in move.cards if c not in self.hands[seat]]
+            if missing:
+                raise IllegalMove(f"{missing[0]} is not in your hand", "gz_not_in_hand", card=missing[0].code)
+            if any(c not in rules.SHOWABLE for c in move.cards) or len(set(move.cards)) != len(move.cards):
+                raise IllegalMove("only ♠Q, ♦J, ♣10 and ♥A can be shown, once each", "gz_not_showable")
+            return
+        if not isinstance(move, Play):
+            raise IllegalMove("the showing phase is over: play a card", "gz_play_now")
+        why = rules.refusal(move.card, self.hands[seat], self._context(seat))
+        if why is not None:
+            raise IllegalMove(why[0], why[1], **why[2])
+
+    def _apply(self, move: Show | Play) -> None:
+        seat = self.to_move()
+        assert seat is not None
+        if isinstance(move, Show):
+            self.shown[seat] = tuple(move.cards)
+            return
+        self.hands[seat].remove(move.card)
+        self.trick.append((seat, move.card))
+        if len(self.trick) < 4:
+            return
+        winner = self.trick[rules.trick_winner_index(self.trick)][0]
+        self.taken[winner].extend(c for _, c in self.trick if rules.is_point_card(c))
+        self.suits_led.add(self.trick[0][1].suit)
+        self.tricks.append(tuple(self.trick))
+        self.winners.append(winner)
+        self.trick = []
+        self.leader = winner
+        if len(self.tricks) == NUM_TRICKS:
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        shown_all = [c for cards in self.shown for c in (cards or ())]
+        lines = rules.score_hand(self.taken, shown_all, self.options.swap,
+                                 self.options.transformer_zero_hearts == "alone")
+        for seat in range(4):
+            self.totals[seat] += lines[seat].hand
+        records = [lines[s].to_json(self.totals[s]) for s in range(4)]
+        self.results.append(records)
+        self.log.append({
+            "type": "hand_end", "hand": self.hand,
+            "taken": [[c.code for c in sorted(pile, key=rules.sort_key)] for pile in self.taken],
+            "shown": [[c.code for c in (cards or ())] for cards in self.shown],
+            "lines": records,
+        })
+        self.last_lines = lines
+        target = self.options.target
+        if any(abs(t) >= target for t in self.totals) or self.hand >= self.options.max_hands:
+            self.finished = True
+            best, worst = max(self.totals), min(self.totals)
+            self.log.append({"type": "match_end", "hands": self.hand, "totals": list(self.totals),
+                             "winners": [s for s in range(4) if self.totals[s] == best],
+                             "pig": [s for s in range(4) if self.totals[s] == worst]})
+            return
+        pig_taker = next(s for s in range(4) if PIG in self.taken[s])
+        self._deal(leader=pig_taker)
+
+    # -- views
+    def view(self, seat: int) -> GongZhuView:
+        phase = self.phase
+        public_shown = tuple(tuple(cards or ()) for cards in self.shown) if phase != "show" else ((),) * 4
+        return GongZhuView(
+            seat=seat, options=self.options, hand_number=self.hand, phase=phase, to_move=self.to_move(),
+            hand=tuple(self.hands[seat]), counts=tuple(len(h) for h in self.hands),
+            shown=public_shown, my_show=self.shown[seat], leader=self.leader, trick=tuple(self.trick),
+            tricks=tuple(self.tricks), winners=tuple(self.winners),
+            taken=tuple(tuple(pile) for pile in self.taken), totals=tuple(self.totals),
+            suits_led=frozenset(self.suits_led),
+            legal=tuple(self.legal_moves()) if self.to_move() == seat else (),
+            bot_seed=bot_seed(self.seed, len(self.moves), seat))
+
+    # -- utilities
+    def clone(self) -> GongZhuMatch:
+        twin = GongZhuMatch.__new__(GongZhuMatch)
+        twin.__dict__.update(self.__dict__)
+        twin.moves = list(self.moves)
+        twin.log = list(self.log)
+        twin.totals = list(self.totals)
+        twin.results = list(self.results)
+        twin.hands = [list(h) for h in self.hands]
+        twin.shown = list(self.shown)
+        twin.trick = list(self.trick)
+        twin.tricks = list(self.tricks)
+        twin.winners = list(self.winners)
+        twin.taken = [list(p) for p in self.taken]
+        twin.suits_led = set(self.suits_led)
+        return twin
+
+    def summary(self) -> str:
+        totals = " ".join(f"{t:+d}" for t in self.totals)
+        state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"
+        return f"Gong Zhu · {state} · totals {totals}"
+
+    @classmethod
+    def decode_move(cls, data: Any) -> Show | Play:
+        return decode_move(data)

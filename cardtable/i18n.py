@@ -1,0 +1,205 @@
+"""One translation function for every UI string: ``t(key, **params)``.
+
+The language follows the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE) and ``--lang`` or the settings
+override it. Games register their own strings with :func:`register`. English and Spanish are complete:
+a test checks that both catalogs have the same keys and placeholders.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+LANGUAGES = ("en", "es")
+_catalogs: dict[str, dict[str, str]] = {"en": {}, "es": {}}
+_language = "en"
+
+
+def detect_language(environ: Mapping[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(var, "")
+        if value:
+            return "es" if value.lower().startswith("es") else "en"
+    return "en"
+
+
+def set_language(lang: str) -> None:
+    global _language
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; use one of: {', '.join(LANGUAGES)}")
+    _language = lang
+
+
+def language() -> str:
+    return _language
+
+
+def register(en: Mapping[str, str], es: Mapping[str, str]) -> None:
+    _catalogs["en"].update(en)
+    _catalogs["es"].update(es)
+
+
+def catalog(lang: str) -> dict[str, str]:
+    return _catalogs[lang]
+
+
+def t(key: str, **params: object) -> str:
+    text = _catalogs[_language].get(key) or _catalogs["en"].get(key) or key
+    return text.format(**params) if params else text
+
+
+register(
+    en={
+        "app_title": "cardtable",
+        "home_subtitle": "Three partnership and trick games against three CPU players",
+        "home_pick": "Choose a game",
+        "game_guandan": "Guandan",
+        "game_gongzhu": "Gong Zhu",
+        "game_guinote": "Guiñote",
+        "desc_guandan": "掼蛋 · partners climb from 2 to beyond the Aces with bombs and wild cards",
+        "desc_gongzhu": "拱猪 · every player alone: dodge the Pig and the hearts, catch the Goat",
+        "desc_guinote": "Aragonese tute for pairs: pass 100 with tricks, cantes and las diez de últimas",
+        "new_game": "New game",
+        "continue": "Continue",
+        "settings": "Settings",
+        "rules": "Rules",
+        "help": "Keys",
+        "quit": "Quit",
+        "back": "Back",
+        "close": "Close",
+        "not_available": "not available in this version",
+        "no_saves": "No saved games yet.",
+        "saves_title": "Saved games",
+        "slot": "Slot",
+        "game": "Game",
+        "summary": "Where you were",
+        "saved_at": "Saved",
+        "damaged": "damaged",
+        "delete": "Delete",
+        "load": "Load",
+        "save_damaged": "Slot {slot} cannot be opened: {reason}",
+        "save_failed": "Could not save: {reason}",
+        "saved_to": "Saved to slot {slot}",
+        "language": "Language",
+        "card_style": "Card style",
+        "style_colour": "Colour (red/black)",
+        "style_four": "Four colours",
+        "style_ascii": "ASCII (letters for suits)",
+        "cpu_speed": "CPU speed",
+        "speed_slow": "Slow",
+        "speed_normal": "Normal",
+        "speed_fast": "Fast",
+        "speed_instant": "Instant",
+        "settings_saved": "Settings saved",
+        "too_small": "The terminal is {width}×{height}. cardtable needs at least 80×24: please enlarge it.",
+        "no_tty": "cardtable needs a terminal. Over SSH, connect with `ssh -t`.",
+        "keys_title": "Keys",
+        "rules_title": "Rules of {game}",
+        "options": "Options",
+        "start": "Start",
+        "game_number": "Game number",
+        "game_number_help": "Blank for a random one; the same number deals the same cards.",
+        "cpu_level": "CPU level",
+        "level_easy": "Easy",
+        "level_normal": "Normal",
+        "bad_game_number": "A game number is a whole number from 0 to 18446744073709551615.",
+        "you": "You",
+        "cancel": "Cancel",
+        "on": "on",
+        "off": "off",
+        "quit_saved": "Game saved in slot {slot}.",
+        "illegal": "That move is not allowed.",
+        "must_follow": "You must follow suit ({suit}).",
+        "match_over": "The match is over.",
+        "help_text": (
+            "## Everywhere\n\n"
+            "| Key | Action |\n|---|---|\n"
+            "| ↑ ↓ ← → / Tab | Move |\n| Enter / Space | Choose, play |\n| Esc | Back |\n"
+            "| ? | These keys |\n| r | Rules of the game |\n| s | Settings |\n| Ctrl+P | Command palette |\n"
+            "| q / Ctrl+Q | Quit (the game is saved) |\n\n"
+            "## At the table\n\n"
+            "| Key | Action |\n|---|---|\n"
+            "| ← → | Move between your cards |\n| ↑ / Space | Lift the card |\n"
+            "| Enter | Play the lifted card (or lift it first) |\n| 1–9, 0 | Jump to a card |\n"
+            "| l | Review the last trick |\n| h | Hint |\n| u | Undo your last move |\n"
+            "| n | Next hand (on the results) |\n| c | Continue later (save and leave) |\n"
+        ),
+    },
+    es={
+        "app_title": "cardtable",
+        "home_subtitle": "Tres juegos de bazas y parejas contra tres jugadores de la CPU",
+        "home_pick": "Elige un juego",
+        "game_guandan": "Guandan",
+        "game_gongzhu": "Gong Zhu",
+        "game_guinote": "Guiñote",
+        "desc_guandan": "掼蛋 · por parejas, del 2 hasta pasar los Ases con bombas y comodines",
+        "desc_gongzhu": "拱猪 · cada uno por su cuenta: esquiva el Cerdo y los corazones, caza la Cabra",
+        "desc_guinote": "El tute aragonés por parejas: pasa de 100 con bazas, cantes y las diez de últimas",
+        "new_game": "Partida nueva",
+        "continue": "Continuar",
+        "settings": "Ajustes",
+        "rules": "Reglas",
+        "help": "Teclas",
+        "quit": "Salir",
+        "back": "Volver",
+        "close": "Cerrar",
+        "not_available": "no disponible en esta versión",
+        "no_saves": "Aún no hay partidas guardadas.",
+        "saves_title": "Partidas guardadas",
+        "slot": "Ranura",
+        "game": "Juego",
+        "summary": "Dónde ibas",
+        "saved_at": "Guardada",
+        "damaged": "dañada",
+        "delete": "Borrar",
+        "load": "Cargar",
+        "save_damaged": "No se puede abrir la ranura {slot}: {reason}",
+        "save_failed": "No se pudo guardar: {reason}",
+        "saved_to": "Guardada en la ranura {slot}",
+        "language": "Idioma",
+        "card_style": "Estilo de cartas",
+        "style_colour": "Color (rojo/negro)",
+        "style_four": "Cuatro colores",
+        "style_ascii": "ASCII (letras para los palos)",
+        "cpu_speed": "Velocidad de la CPU",
+        "speed_slow": "Lenta",
+        "speed_normal": "Normal",
+        "speed_fast": "Rápida",
+        "speed_instant": "Instantánea",
+        "settings_saved": "Ajustes guardados",
+        "too_small": "La terminal mide {width}×{height}. cardtable necesita al menos 80×24: agrándala, por favor.",
+        "no_tty": "cardtable necesita una terminal. Por SSH, conéctate con `ssh -t`.",
+        "keys_title": "Teclas",
+        "rules_title": "Reglas del {game}",
+        "options": "Opciones",
+        "start": "Empezar",
+        "game_number": "Número de partida",
+        "game_number_help": "En blanco, uno al azar; el mismo número reparte las mismas cartas.",
+        "cpu_level": "Nivel de la CPU",
+        "level_easy": "Fácil",
+        "level_normal": "Normal",
+        "bad_game_number": "El número de partida es un número entero de 0 a 18446744073709551615.",
+        "you": "Tú",
+        "cancel": "Cancelar",
+        "on": "sí",
+        "off": "no",
+        "quit_saved": "Partida guardada en la ranura {slot}.",
+        "illegal": "Esa jugada no está permitida.",
+        "must_follow": "Tienes que seguir el palo ({suit}).",
+        "match_over": "La partida ha terminado.",
+        "help_text": (
+            "## En todas partes\n\n"
+            "| Tecla | Acción |\n|---|---|\n"
+            "| ↑ ↓ ← → / Tab | Moverse |\n| Intro / Espacio | Elegir, jugar |\n| Esc | Volver |\n"
+            "| ? | Estas teclas |\n| r | Reglas del juego |\n| s | Ajustes |\n| Ctrl+P | Paleta de órdenes |\n"
+            "| q / Ctrl+Q | Salir (la partida se guarda) |\n\n"
+            "## En la mesa\n\n"
+            "| Tecla | Acción |\n|---|---|\n"
+            "| ← → | Moverse entre tus cartas |\n| ↑ / Espacio | Levantar la carta |\n"
+            "| Intro | Echar la carta levantada (o levantarla antes) |\n| 1–9, 0 | Ir a una carta |\n"
+            "| l | Ver la última baza |\n| h | Pista |\n| u | Deshacer tu última jugada |\n"
+            "| n | Siguiente mano (en los resultados) |\n| c | Seguir luego (guardar y salir) |\n"
+        ),
+    },
+)
