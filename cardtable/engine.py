@@ -197,6 +197,16 @@ class Match(ABC):
     def is_over(self) -> bool:
         return self.to_move() is None
 
+    def why_illegal(self, move: Any) -> IllegalMove | None:
+        """The refusal ``apply`` would raise for ``move`` now, or None if it is legal."""
+        if self.to_move() is None:
+            return IllegalMove("the match is over", "match_over")
+        try:
+            self._check(move)
+        except IllegalMove as exc:
+            return exc
+        return None
+
     def apply(self, move: Any) -> None:
         """Apply ``move`` for the seat to move. Raises IllegalMove and leaves the state unchanged."""
         seat = self.to_move()

@@ -1,0 +1,1 @@
+"""The Textual skin: screens, widgets, styles and bindings. It never decides a rule."""

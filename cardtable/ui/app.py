@@ -1,0 +1,167 @@
+"""The cardtable Textual application: the shell that hosts the home screen and the game screens."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import signal
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from cardtable import games, i18n
+from cardtable.i18n import t
+from cardtable.saves import SaveError, SaveStore
+from cardtable.settings import Settings, load_settings, save_settings
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+class CardTableApp(App[None]):
+    """Home, settings, rules, help and the save slots; games are screens from each game's UI module."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "cardtable"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("question_mark", "help", "Keys", show=False),
+    ]
+
+    def __init__(self, store: SaveStore | None = None, settings: Settings | None = None,
+                 launch: tuple | None = None, language_override: str | None = None) -> None:
+        super().__init__()
+        self.store = store or SaveStore()
+        self.settings = settings or load_settings()
+        self.language_override = language_override
+        i18n.set_language(language_override or self.settings.language or i18n.detect_language())
+        self.launch = launch
+        self.exit_message: str | None = None
+
+    # -- lifecycle
+    def on_mount(self) -> None:
+        from cardtable.ui.home import HomeScreen
+
+        self._install_signal_handlers()
+        self.push_screen(HomeScreen())
+        if self.launch is not None:
+            self.call_after_refresh(self._do_launch)
+        self.call_after_refresh(self._check_size)
+
+    def _do_launch(self) -> None:
+        launch, self.launch = self.launch, None
+        if launch[0] == "new":
+            _, game, options, seed, level = launch
+            self.start_game(game, options, seed, level)
+        elif launch[0] == "continue":
+            self.resume(launch[1])
+
+    def _install_signal_handlers(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, self._on_hangup)
+        except (NotImplementedError, RuntimeError, ValueError, AttributeError):
+            pass   # not on the main thread (tests) or no such signal on this platform
+
+    def _on_hangup(self) -> None:
+        """A dropped SSH connection (SIGHUP) or SIGTERM: save the running game and leave cleanly."""
+        self.autosave()
+        self.exit()
+
+    # -- the terminal size
+    def on_resize(self, event: Any) -> None:
+        self.call_after_refresh(self._check_size)
+
+    def _check_size(self) -> None:
+        """Cover the app with the "enlarge the terminal" message while it is under 80×24."""
+        from cardtable.ui.screens import TooSmallScreen
+
+        width, height = self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        on_top = isinstance(self.screen, TooSmallScreen)
+        if small and not on_top:
+            self.push_screen(TooSmallScreen())
+        elif small:
+            self.screen.update_size()
+        elif on_top:
+            self.pop_screen()
+
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:
+        result = super().push_screen(*args, **kwargs)
+        self.call_after_refresh(self._check_size)
+        return result
+
+    # -- games
+    def game_screen_class(self, game: str) -> Any:
+        module_name, _, class_name = games.get(game).ui.partition(":")
+        return getattr(importlib.import_module(module_name), class_name)
+
+    def start_game(self, game: str, options: Any = None, seed: int | None = None, level: str | None = None,
+                   ask: bool = False) -> None:
+        """Open a game. With ``ask`` the game's own setup screen asks for the options first."""
+        screen_class = self.game_screen_class(game)
+        if ask:
+            self.push_screen(screen_class.setup_screen(), callback=lambda choice: self._started(game, choice))
+            return
+        self._started(game, (options, seed, level or "normal"))
+
+    def _started(self, game: str, choice: Any) -> None:
+        if choice is None:
+            return
+        options, seed, level = choice
+        screen_class = self.game_screen_class(game)
+        spec = games.get(game)
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbelow(1_000_000_000)
+        match = spec.new_match(options, seed)
+        players = ["human"] + [f"cpu:{level}"] * 3
+        slot = self.store.new_slot_name(game)
+        self.push_screen(screen_class(spec, match, players, slot, fresh=True))
+
+    def resume(self, slot: str) -> bool:
+        try:
+            match, data = self.store.load(slot)
+        except SaveError as exc:
+            self.notify(t("save_damaged", slot=slot, reason=exc.reason), severity="error", timeout=8)
+            return False
+        spec = games.get(data.game)
+        self.push_screen(self.game_screen_class(data.game)(spec, match, data.players, slot, fresh=False))
+        return True
+
+    def autosave(self) -> None:
+        from cardtable.ui.gamescreen import GameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.autosave(quiet=True)
+
+    # -- actions
+    async def action_quit(self) -> None:
+        from cardtable.ui.gamescreen import GameScreen
+
+        slots = [s.slot for s in self.screen_stack if isinstance(s, GameScreen) and s.autosave(quiet=True)]
+        if slots:
+            self.exit_message = t("quit_saved", slot=slots[-1])
+        self.exit()
+
+    def action_help(self) -> None:
+        from cardtable.ui.screens import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        try:
+            save_settings(settings)
+        except OSError as exc:
+            self.notify(t("save_failed", reason=exc.strerror or str(exc)), severity="error")
+        i18n.set_language(self.language_override or settings.language or i18n.detect_language())
+        for screen in self.screen_stack:
+            if hasattr(screen, "settings_changed"):
+                screen.settings_changed()

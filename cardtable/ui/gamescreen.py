@@ -1,0 +1,142 @@
+"""What every game screen shares: the match, the CPU players in a worker, autosave, the status line."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual import events
+from textual.screen import Screen
+
+from cardtable.engine import IllegalMove, Match
+from cardtable.games import GameSpec
+from cardtable.i18n import t
+from cardtable.saves import SaveError
+
+HUMAN = 0
+
+
+def reason_text(exc: IllegalMove) -> str:
+    """The refusal in the player's language when the game registered a translation, else English."""
+    text = t(exc.key, **exc.params)
+    return exc.reason if text == exc.key else text
+
+
+class GameScreen(Screen):
+    """Base of the game screens. Subclasses render the table in :meth:`refresh_table` and may pause the
+    CPU (results, panels) by returning False from :meth:`cpu_may_move`."""
+
+    def __init__(self, spec: GameSpec, match: Match, players: list[str], slot: str, fresh: bool) -> None:
+        super().__init__()
+        self.spec = spec
+        self.match = match
+        self.players = players
+        self.slot = slot
+        self.fresh = fresh
+        self.bots: dict[int, Any] = {}
+        for seat, player in enumerate(players):
+            if player.startswith("cpu:"):
+                self.bots[seat] = spec.bot(player.split(":", 1)[1])
+        self._skip_pause = asyncio.Event()
+        self._cpu_running = False
+
+    # -- hooks for subclasses
+    def refresh_table(self) -> None:
+        raise NotImplementedError
+
+    def cpu_may_move(self) -> bool:
+        return True
+
+    def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
+        """Called after each applied move with the log records it produced."""
+
+    def set_status(self, text: str) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def setup_screen(cls) -> Screen:
+        raise NotImplementedError
+
+    # -- the flow
+    @property
+    def level(self) -> str:
+        cpu = [p for p in self.players if p.startswith("cpu:")]
+        return cpu[0].split(":", 1)[1] if cpu else "normal"
+
+    def play(self, move: Any) -> bool:
+        """Apply the human's (or any) move; on refusal say why in the status line and change nothing."""
+        seat = self.match.to_move()
+        start = len(self.match.log)
+        try:
+            self.match.apply(move)
+        except IllegalMove as exc:
+            self.set_status(reason_text(exc))
+            self.app.bell()
+            return False
+        self.autosave(quiet=True)
+        self.after_move(seat, move, self.match.log[start:])
+        self.refresh_table()
+        self.schedule_cpu()
+        return True
+
+    def schedule_cpu(self) -> None:
+        if self._cpu_running or not self.cpu_may_move():
+            return
+        seat = self.match.to_move()
+        if seat is None or seat not in self.bots:
+            return
+        self._cpu_running = True
+        self.run_worker(self._cpu_turn(), group="cpu", exclusive=True)
+
+    async def _cpu_turn(self) -> None:
+        try:
+            while True:
+                seat = self.match.to_move()
+                if seat is None or seat not in self.bots or not self.cpu_may_move():
+                    return
+                view = self.match.view(seat)
+                move = await asyncio.to_thread(self.bots[seat].choose, view)
+                await self._pause(self.cpu_delay(seat, move))
+                if self.match.to_move() != seat or not self.is_mounted:
+                    return
+                start = len(self.match.log)
+                self.match.apply(move)
+                self.autosave(quiet=True)
+                self.after_move(seat, move, self.match.log[start:])
+                self.refresh_table()
+        finally:
+            self._cpu_running = False
+
+    def cpu_delay(self, seat: int, move: Any) -> float:
+        return self.app.settings.cpu_delay
+
+    async def _pause(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self._skip_pause.clear()
+        try:
+            await asyncio.wait_for(self._skip_pause.wait(), timeout=seconds)
+        except TimeoutError:
+            pass
+
+    def on_key(self, event: events.Key) -> None:
+        # Any key hurries the CPU along (the pause only lets you see each card land).
+        self._skip_pause.set()
+
+    # -- saving
+    def autosave(self, quiet: bool = False) -> bool:
+        try:
+            self.app.store.save(self.slot, self.match, self.players)
+        except SaveError as exc:
+            self.notify(t("save_failed", reason=exc.reason), severity="error")
+            return False
+        if not quiet:
+            self.notify(t("saved_to", slot=self.slot))
+        return True
+
+    def action_continue_later(self) -> None:
+        self.autosave()
+        self.app.pop_screen()
+
+    def settings_changed(self) -> None:
+        self.refresh_table()

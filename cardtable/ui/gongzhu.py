@@ -1,0 +1,779 @@
+"""The Gong Zhu table: setup, deal, showing panel, tricks, results and the match end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, RadioButton, RadioSet, Static
+
+from cardtable import i18n
+from cardtable.cards import Card
+from cardtable.engine import check_seed, OptionError
+from cardtable.games.gongzhu import rules
+from cardtable.games.gongzhu.bots import NormalBot
+from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
+from cardtable.i18n import t
+from cardtable.ui.cardart import card_text, cards_text
+from cardtable.ui.gamescreen import HUMAN, GameScreen
+
+i18n.register(
+    en={
+        "gz_title": "Gong Zhu",
+        "gz_seat_0": "You", "gz_seat_1": "West", "gz_seat_2": "North", "gz_seat_3": "East",
+        "gz_setup": "New Gong Zhu game",
+        "gz_ending": "Ending",
+        "gz_quick": "Quick ±500",
+        "gz_standard": "Standard ±1000",
+        "gz_swap": "Pig–Goat swap",
+        "gz_showing": "Show cards",
+        "gz_zero_hearts": "♣10 with only ♥2–4 counts as alone (house rule)",
+        "gz_deal": "Deal",
+        "gz_cards": "{n} cards",
+        "gz_shown": "shown",
+        "gz_taken": "taken",
+        "gz_hand_points": "hand",
+        "gz_total": "total",
+        "gz_to_play": "{name} to play",
+        "gz_your_turn": "Your turn",
+        "gz_you_take": "You take the trick",
+        "gz_takes": "{name} takes the trick",
+        "gz_show_title": "Show cards?",
+        "gz_show_intro": "Shown cards double their effect for whoever takes them.",
+        "gz_show_n": "Show {n} and play",
+        "gz_no_show": "No, play",
+        "gz_pig": "the Pig", "gz_goat": "the Goat", "gz_transformer": "the Transformer",
+        "gz_heart_ace": "♥A (doubles every heart)",
+        "gz_line_hearts": "① Hearts", "gz_line_pig": "② Pig", "gz_line_goat": "③ Goat",
+        "gz_line_base": "④ Base", "gz_line_transformer": "⑤ Transformer", "gz_line_hand": "⑥ Hand",
+        "gz_line_total": "⑦ Total",
+        "gz_tr_none": "—", "gz_tr_alone": "alone", "gz_tr_x2": "×2", "gz_tr_x4": "×4",
+        "gz_all_hearts": "★ all hearts", "gz_grand_slam": "★ grand slam", "gz_doubled": "the Transformer doubled",
+        "gz_results": "Hand {hand} — results",
+        "gz_next_hand": "Next hand",
+        "gz_continue_later": "Continue later",
+        "gz_match_over": "Match over",
+        "gz_winner": "Winner: {names}",
+        "gz_pig_is": "«el Cerdo»: {names}",
+        "gz_new_game": "New game",
+        "gz_home": "Home",
+        "gz_last_trick": "Last trick",
+        "gz_no_last_trick": "No trick has been played yet in this hand.",
+        "gz_hint": "Hint: {card}",
+        "gz_not_in_hand": "{card} is not in your hand.",
+        "gz_lead_2c": "The first trick must be led with the ♣2.",
+        "gz_shown_first_round": "You showed {card}: you may not play it on the first {suit} trick while "
+                                "you hold another card of that suit.",
+        "gz_show_first": "Everyone decides what to show before the first lead.",
+        "gz_play_now": "The showing is over: play a card.",
+        "gz_not_showable": "Only ♠Q, ♦J, ♣10 and ♥A can be shown.",
+        "gz_hand_label": "Hand {hand} · {ending} · swap {swap}",
+        "gz_cannot_play": "Not now: {reason}",
+        "gz_waiting": "Waiting for {name}…",
+        "gz_play": "Play", "gz_lift": "Lift", "gz_lower": "Lower",
+    },
+    es={
+        "gz_title": "Gong Zhu",
+        "gz_seat_0": "Tú", "gz_seat_1": "Oeste", "gz_seat_2": "Norte", "gz_seat_3": "Este",
+        "gz_setup": "Partida nueva de Gong Zhu",
+        "gz_ending": "Final",
+        "gz_quick": "Rápida ±500",
+        "gz_standard": "Estándar ±1000",
+        "gz_swap": "Cambio Cerdo–Cabra",
+        "gz_showing": "Mostrar cartas",
+        "gz_zero_hearts": "♣10 con solo ♥2–4 cuenta como solo (regla de la casa)",
+        "gz_deal": "Repartir",
+        "gz_cards": "{n} cartas",
+        "gz_shown": "mostradas",
+        "gz_taken": "se lleva",
+        "gz_hand_points": "mano",
+        "gz_total": "total",
+        "gz_to_play": "Juega {name}",
+        "gz_your_turn": "Te toca",
+        "gz_you_take": "Te llevas la baza",
+        "gz_takes": "{name} se lleva la baza",
+        "gz_show_title": "¿Mostrar cartas?",
+        "gz_show_intro": "Las cartas mostradas doblan su efecto para quien se las lleve.",
+        "gz_show_n": "Mostrar {n} y jugar",
+        "gz_no_show": "No, a jugar",
+        "gz_pig": "el Cerdo", "gz_goat": "la Cabra", "gz_transformer": "el Transformador",
+        "gz_heart_ace": "♥A (dobla todos los corazones)",
+        "gz_line_hearts": "① Corazones", "gz_line_pig": "② Cerdo", "gz_line_goat": "③ Cabra",
+        "gz_line_base": "④ Base", "gz_line_transformer": "⑤ Transformador", "gz_line_hand": "⑥ Mano",
+        "gz_line_total": "⑦ Total",
+        "gz_tr_none": "—", "gz_tr_alone": "solo", "gz_tr_x2": "×2", "gz_tr_x4": "×4",
+        "gz_all_hearts": "★ pleno de corazones", "gz_grand_slam": "★ gran slam",
+        "gz_doubled": "el Transformador dobló",
+        "gz_results": "Mano {hand}: resultados",
+        "gz_next_hand": "Siguiente mano",
+        "gz_continue_later": "Seguir luego",
+        "gz_match_over": "Fin de la partida",
+        "gz_winner": "Gana: {names}",
+        "gz_pig_is": "«el Cerdo»: {names}",
+        "gz_new_game": "Partida nueva",
+        "gz_home": "Inicio",
+        "gz_last_trick": "Última baza",
+        "gz_no_last_trick": "Aún no se ha jugado ninguna baza en esta mano.",
+        "gz_hint": "Pista: {card}",
+        "gz_not_in_hand": "No tienes el {card}.",
+        "gz_lead_2c": "La primera baza tiene que salir con el ♣2.",
+        "gz_shown_first_round": "Mostraste el {card}: no puedes jugarlo en la primera baza de {suit} "
+                                "mientras te quede otra carta de ese palo.",
+        "gz_show_first": "Todos deciden qué mostrar antes de la primera salida.",
+        "gz_play_now": "Ya se ha mostrado: juega una carta.",
+        "gz_not_showable": "Solo se pueden mostrar ♠Q, ♦J, ♣10 y ♥A.",
+        "gz_hand_label": "Mano {hand} · {ending} · cambio {swap}",
+        "gz_cannot_play": "Ahora no: {reason}",
+        "gz_waiting": "Esperando a {name}…",
+        "gz_play": "Jugar", "gz_lift": "Levantar", "gz_lower": "Bajar",
+    },
+)
+
+SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def seat_name(seat: int) -> str:
+    return t(f"gz_seat_{seat}")
+
+
+def hand_points(view: GongZhuView, seat: int) -> int:
+    """What the cards a seat has taken would score if the hand ended now (shown to every player)."""
+    return rules.score_taken(view.taken[seat], view.all_shown, view.options.swap,
+                             view.options.transformer_zero_hearts == "alone", False).hand
+
+
+# ---------------------------------------------------------------- widgets
+class SeatPanel(Static):
+    """An opponent: name, card count, shown cards, point cards taken, hand points and total."""
+
+    DEFAULT_CSS = """
+    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
+    SeatPanel.to-move { border: round $accent; }
+    """
+
+    def show_seat(self, view: GongZhuView, seat: int, count: int, style: str) -> None:
+        self.border_title = seat_name(seat)
+        self.set_class(view.to_move == seat and view.phase == "play", "to-move")
+        body = Text()
+        body.append(t("gz_cards", n=count))
+        body.append(f"  {t('gz_total')} {view.totals[seat]:+d}", style="bold")
+        if view.shown[seat]:
+            body.append(f"\n{t('gz_shown')}: ")
+            body.append_text(cards_text(view.shown[seat], style))
+        points = [c for c in view.taken[seat] if c.suit != "H" or rules.heart_value(c)]
+        if view.taken[seat]:
+            body.append(f"\n{t('gz_taken')}: ")
+            body.append_text(cards_text(sorted(points, key=rules.sort_key), style, sep=""))
+            body.append(f"\n{t('gz_hand_points')} {hand_points(view, seat):+d}")
+        self.update(body)
+
+
+class TrickView(Static):
+    """The cards on the table, each in front of the seat that played it."""
+
+    DEFAULT_CSS = "TrickView { height: 100%; content-align: center middle; text-align: center; }"
+
+    def show_trick(self, view: GongZhuView, style: str, status: str) -> None:
+        trick, winner = view.trick, None
+        if not trick and view.tricks:
+            trick = view.tricks[-1]
+            winner = view.winners[-1]
+        cards = dict(trick)
+        top = trick[rules.trick_winner_index(trick)][0] if trick else None
+
+        def slot(seat: int) -> Text:
+            if seat not in cards:
+                return Text("·", style="grey30")
+            return card_text(cards[seat], style, selected=seat == top and winner is not None, width=3)
+
+        lines = [
+            Text(seat_name(2), style="dim"), slot(2), Text(""),
+            Text.assemble(Text(f"{seat_name(1)} "), slot(1), Text("          "), slot(3),
+                          Text(f" {seat_name(3)}")),
+            Text(""), slot(0), Text(seat_name(0), style="dim"), Text(""),
+        ]
+        if winner is not None:
+            lines.append(Text(t("gz_you_take") if winner == 0 else t("gz_takes", name=seat_name(winner)),
+                              style="bold"))
+        lines.append(Text(status, style="bold" if winner is None else ""))
+        self.update(Text("\n").join(lines))
+
+
+class HandView(Widget, can_focus=True):
+    """The human's cards: a cursor, a lifted card, unplayable cards dimmed; mouse clicks work too."""
+
+    DEFAULT_CSS = "HandView { height: 3; width: 100%; content-align: center middle; }"
+    SLOT = 4
+
+    cursor: reactive[int] = reactive(0)
+    lifted: reactive[int | None] = reactive(None)
+    revealed: reactive[int] = reactive(13)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cards: tuple[Card, ...] = ()
+        self.playable: frozenset[Card] = frozenset()
+        self.style_name = "colour"
+
+    def set_cards(self, cards: tuple[Card, ...], playable: frozenset[Card], style: str) -> None:
+        if cards != self.cards:
+            old = self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
+            self.cards = cards
+            self.lifted = None
+            self.cursor = cards.index(old) if old in cards else min(self.cursor, max(0, len(cards) - 1))
+        self.playable = playable
+        self.style_name = style
+        self.refresh()
+
+    @property
+    def current(self) -> Card | None:
+        return self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
+
+    def _offset(self) -> int:
+        return max(0, (self.size.width - self.SLOT * len(self.cards)) // 2)
+
+    def render(self) -> Text:
+        shown = self.cards[: self.revealed]
+        pad = " " * self._offset()
+        top, middle, bottom = Text(pad), Text(pad), Text(pad)
+        for i, card in enumerate(shown):
+            dim = bool(self.playable) and card not in self.playable or not self.playable
+            text = card_text(card, self.style_name, dim=dim, selected=i == self.cursor and self.has_focus,
+                             width=3)
+            blank = Text(" " * self.SLOT)
+            if i == self.lifted:
+                top.append_text(text)
+                top.append(" ")
+                middle.append_text(blank)
+            else:
+                top.append_text(blank)
+                middle.append_text(text)
+                middle.append(" ")
+            bottom.append(("▲" if i == self.cursor else " ").center(3) + " ", style="bold")
+        return Text("\n").join([top, middle, bottom])
+
+    def on_click(self, event: events.Click) -> None:
+        index = (event.x - self._offset()) // self.SLOT
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.screen.action_choose()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+# ---------------------------------------------------------------- modal screens
+class GongZhuSetup(ModalScreen):
+    """Before the deal: ending, CPU level, the two switches, the house rule and the game number."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    GongZhuSetup .dialog { width: 72; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(t("gz_setup"), classes="dialog-title")
+            with Horizontal(classes="form-row"):
+                yield Label(t("gz_ending"), classes="form-label")
+                with RadioSet(id="gz-ending", classes="inline"):
+                    yield RadioButton(t("gz_quick"), value=True, name="500")
+                    yield RadioButton(t("gz_standard"), name="1000")
+            with Horizontal(classes="form-row"):
+                yield Label(t("cpu_level"), classes="form-label")
+                with RadioSet(id="gz-level", classes="inline"):
+                    yield RadioButton(t("level_easy"), name="easy")
+                    yield RadioButton(t("level_normal"), value=True, name="normal")
+            yield Checkbox(t("gz_swap"), value=True, id="gz-swap")
+            yield Checkbox(t("gz_showing"), value=True, id="gz-showing")
+            yield Checkbox(t("gz_zero_hearts"), value=True, id="gz-zero")
+            with Horizontal(classes="form-row"):
+                yield Label(t("game_number"), classes="form-label")
+                yield Input(placeholder=t("game_number_help"), id="gz-seed", restrict=r"[0-9]*",
+                            max_length=20)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("cancel"), id="gz-cancel")
+                yield Button(t("gz_deal"), id="gz-deal", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#gz-deal", Button).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_deal()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "gz-deal":
+            self.action_deal()
+        else:
+            self.action_cancel()
+
+    def action_deal(self) -> None:
+        ending = self.query_one("#gz-ending", RadioSet).pressed_button
+        level = self.query_one("#gz-level", RadioSet).pressed_button
+        raw = self.query_one("#gz-seed", Input).value.strip()
+        try:
+            seed = check_seed(raw) if raw else None
+        except OptionError:
+            self.notify(t("bad_game_number"), severity="error")
+            return
+        options = GongZhuOptions(
+            target=int(ending.name if ending else 500),
+            swap=self.query_one("#gz-swap", Checkbox).value,
+            showing=self.query_one("#gz-showing", Checkbox).value,
+            transformer_zero_hearts="alone" if self.query_one("#gz-zero", Checkbox).value else "standard")
+        self.dismiss((options, seed, level.name if level else "normal"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ShowPanel(ModalScreen):
+    """One checkbox per showable card held, with its effect; «Show n and play» / «No, play»."""
+
+    BINDINGS = [Binding("escape", "no_show", "No, play")]
+    DEFAULT_CSS = "ShowPanel .dialog { width: 60; }"
+
+    def __init__(self, cards: list[Card], style: str) -> None:
+        super().__init__()
+        self.cards = cards
+        self.style_name = style
+
+    def compose(self) -> ComposeResult:
+        names = {rules.PIG: "gz_pig", rules.GOAT: "gz_goat", rules.TRANSFORMER: "gz_transformer",
+                 rules.HEART_ACE: "gz_heart_ace"}
+        with Vertical(classes="dialog"):
+            yield Label(t("gz_show_title"), classes="dialog-title")
+            yield Label(t("gz_show_intro"))
+            for card in self.cards:
+                before, after = rules.show_effect(card)
+                label = Text.assemble(card_text(card, self.style_name, width=0),
+                                      f"  {t(names[card])}  {before} → {after}")
+                yield Checkbox(label, id=f"show-{card.code}")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gz_no_show"), id="no-show")
+                yield Button(t("gz_show_n", n=0), id="do-show", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Checkbox).focus()
+
+    def chosen(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if self.query_one(f"#show-{c.code}", Checkbox).value)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.query_one("#do-show", Button).label = t("gz_show_n", n=len(self.chosen()))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(self.chosen() if event.button.id == "do-show" else ())
+
+    def action_no_show(self) -> None:
+        self.dismiss(())
+
+
+def results_table(record: dict, hand_end_shown: list[list[str]]) -> Table:
+    table = Table(expand=False, pad_edge=False)
+    table.add_column("")
+    for seat in range(4):
+        table.add_column(seat_name(seat), justify="right")
+    lines = record["lines"]
+    for key in ("hearts", "pig", "goat", "base", "transformer", "hand", "total"):
+        cells = []
+        for seat in range(4):
+            value = lines[seat][key]
+            if key == "transformer":
+                cell = Text(t(f"gz_tr_{value}"), style="bold yellow" if value in ("x2", "x4") else "")
+            else:
+                cell = Text(f"{value:+d}" if value else "0",
+                            style="bold" if key in ("hand", "total") else "")
+                if key == "hearts" and len([c for c in record["taken"][seat] if c.endswith("H")]) == 13:
+                    cell.append(" ★", style="bold green")
+            cells.append(cell)
+        table.add_row(Text(t(f"gz_line_{key}"), style="bold" if key in ("hand", "total") else ""), *cells)
+    return table
+
+
+class ResultsScreen(ModalScreen[str]):
+    """The seven lines for the four players after a hand, with «Next hand» / «Continue later»."""
+
+    BINDINGS = [Binding("n,enter", "next", "Next hand"), Binding("c", "later", "Continue later")]
+    DEFAULT_CSS = "ResultsScreen .dialog { width: 70; }"
+
+    def __init__(self, record: dict, match_over: bool) -> None:
+        super().__init__()
+        self.record = record
+        self.match_over = match_over
+
+    def compose(self) -> ComposeResult:
+        notes = []
+        for seat, line in enumerate(self.record["lines"]):
+            hearts = [c for c in self.record["taken"][seat] if c.endswith("H")]
+            if len(hearts) == 13:
+                notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(self.record['taken'][seat]) == 16 else 'gz_all_hearts')}")
+            if line["transformer"] in ("x2", "x4"):
+                notes.append(f"{seat_name(seat)}: {t('gz_doubled')} ({t('gz_tr_' + line['transformer'])})")
+        with Vertical(classes="dialog"):
+            yield Label(t("gz_results", hand=self.record["hand"]), classes="dialog-title")
+            yield Static(Group(results_table(self.record, self.record["shown"]),
+                               Text("\n".join(notes), style="italic")), id="results-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gz_continue_later"), id="later")
+                yield Button(t("gz_match_over") if self.match_over else t("gz_next_hand"), id="next",
+                             variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#next", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_next(self) -> None:
+        self.dismiss("next")
+
+    def action_later(self) -> None:
+        self.dismiss("later")
+
+
+class MatchEndScreen(ModalScreen[str]):
+    BINDINGS = [Binding("n", "new", "New game"), Binding("escape,h,enter", "home", "Home")]
+    DEFAULT_CSS = "MatchEndScreen .dialog { width: 60; }"
+
+    def __init__(self, record: dict) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        names = lambda seats: ", ".join(seat_name(s) for s in seats)  # noqa: E731
+        totals = Text()
+        for seat, total in enumerate(self.record["totals"]):
+            totals.append(f"{seat_name(seat):<8}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
+        with Vertical(classes="dialog"):
+            yield Label(t("gz_match_over"), classes="dialog-title")
+            yield Label(Text(t("gz_winner", names=names(self.record["winners"])), style="bold green"))
+            yield Label(Text(t("gz_pig_is", names=names(self.record["pig"])), style="bold red"))
+            yield Static(totals)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gz_home"), id="home")
+                yield Button(t("gz_new_game"), id="new", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_new(self) -> None:
+        self.dismiss("new")
+
+    def action_home(self) -> None:
+        self.dismiss("home")
+
+
+class LastTrickScreen(ModalScreen):
+    BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "Close")]
+    DEFAULT_CSS = "LastTrickScreen .dialog { width: 40; }"
+
+    def __init__(self, view: GongZhuView, style: str) -> None:
+        super().__init__()
+        self.view_ = view
+        self.style_name = style
+
+    def compose(self) -> ComposeResult:
+        view = self.view_
+        with Vertical(classes="dialog"):
+            yield Label(t("gz_last_trick"), classes="dialog-title")
+            if not view.tricks:
+                yield Label(t("gz_no_last_trick"))
+            else:
+                text = Text()
+                for seat, card in view.tricks[-1]:
+                    text.append(f"{seat_name(seat):<8}")
+                    text.append_text(card_text(card, self.style_name, width=3))
+                    text.append("\n")
+                text.append(t("gz_takes", name=seat_name(view.winners[-1])), style="bold")
+                yield Static(text)
+
+
+# ---------------------------------------------------------------- the table
+class GongZhuScreen(GameScreen):
+    BINDINGS = [
+        Binding("left", "move(-1)", "←", show=False),
+        Binding("right", "move(1)", "→", show=False),
+        Binding("up", "lift", "Lift", show=False),
+        Binding("down", "lower", "Lower", show=False),
+        Binding("enter,space", "choose", "Play"),
+        Binding("l", "last_trick", "Last trick"),
+        Binding("h", "hint", "Hint"),
+        Binding("r", "rules", "Rules"),
+        Binding("c", "continue_later", "Continue later"),
+        Binding("question_mark", "app.help", "Keys"),
+    ]
+    DEFAULT_CSS = """
+    GongZhuScreen #gz-north { height: 5; width: 100%; }
+    GongZhuScreen #gz-middle { height: 1fr; }
+    GongZhuScreen #gz-west, GongZhuScreen #gz-east { width: 24; }
+    GongZhuScreen #gz-trick { width: 1fr; }
+    GongZhuScreen #gz-me { height: 1; padding: 0 1; }
+    GongZhuScreen #gz-status { height: 1; padding: 0 1; color: $warning; }
+    """
+
+    @classmethod
+    def setup_screen(cls) -> GongZhuSetup:
+        return GongZhuSetup()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.status = ""
+        self.pending_results: dict | None = None
+        self.pending_match_end: dict | None = None
+        self.dealing = False
+        self._deal_timer = None
+        self._show_panel_open = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield SeatPanel(id="gz-north")
+        with Horizontal(id="gz-middle"):
+            yield SeatPanel(id="gz-west")
+            yield TrickView(id="gz-trick")
+            yield SeatPanel(id="gz-east")
+        yield Static(id="gz-me")
+        yield HandView(id="gz-hand")
+        yield Static(id="gz-status")
+        yield Footer()
+
+    @property
+    def style_name(self) -> str:
+        return self.app.settings.card_style
+
+    def on_mount(self) -> None:
+        self.title = t("gz_title")
+        self.query_one(HandView).focus()
+        if self.fresh:
+            self.autosave(quiet=True)
+            self.start_deal_animation()
+        else:
+            self.resume_pending()
+        self.refresh_table()
+        self.advance()
+
+    def resume_pending(self) -> None:
+        """A resumed match that stopped on a finished match shows its end again."""
+        if self.match.is_over():
+            self.pending_match_end = self.match.log[-1]
+
+    # -- flow
+    def cpu_may_move(self) -> bool:
+        return not (self.pending_results or self.pending_match_end or self.dealing or self._show_panel_open)
+
+    def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
+        self.status = ""
+        for record in records:
+            if record["type"] == "hand_end":
+                self.pending_results = record
+            elif record["type"] == "match_end":
+                self.pending_match_end = record
+        if self.pending_results is not None:
+            self.call_after_refresh(self.show_results)
+        else:
+            self.call_after_refresh(self.advance)
+
+    def advance(self) -> None:
+        """Decide what happens next: the showing panel for the human, or the CPU."""
+        if self.pending_results is not None or self.dealing:
+            return
+        if self.pending_match_end is not None:
+            self.show_match_end()
+            return
+        if self.match.to_move() == HUMAN and self.match.phase == "show" and not self._show_panel_open:
+            view = self.match.view(HUMAN)
+            showable = rules.showable_in(view.hand)
+            if not showable:
+                self.play(Show(()))
+                return
+            self._show_panel_open = True
+            self.app.push_screen(ShowPanel(showable, self.style_name), callback=self._shown)
+            return
+        self.schedule_cpu()
+
+    def _shown(self, cards: tuple[Card, ...] | None) -> None:
+        self._show_panel_open = False
+        self.play(Show(tuple(cards or ())))
+
+    def show_results(self) -> None:
+        record = self.pending_results
+        if record is None:
+            return
+        self.app.push_screen(ResultsScreen(record, self.pending_match_end is not None), callback=self._results_done)
+
+    def _results_done(self, choice: str | None) -> None:
+        self.pending_results = None
+        if choice == "later":
+            self.action_continue_later()
+            return
+        if self.pending_match_end is not None:
+            self.show_match_end()
+            return
+        self.start_deal_animation()
+        self.refresh_table()
+        self.advance()
+
+    def show_match_end(self) -> None:
+        record = self.pending_match_end
+        self.app.push_screen(MatchEndScreen(record), callback=self._match_end_done)
+
+    def _match_end_done(self, choice: str | None) -> None:
+        self.app.pop_screen()
+        if choice == "new":
+            self.app.start_game("gongzhu", ask=True)
+
+    # -- the deal animation: the human's cards appear one by one; any key skips it
+    def start_deal_animation(self) -> None:
+        hand = self.query_one(HandView)
+        if self.app.settings.cpu_delay <= 0:
+            hand.revealed = 13
+            return
+        self.dealing = True
+        hand.revealed = 0
+        self._deal_timer = self.set_interval(0.06, self._deal_step)
+
+    def _deal_step(self) -> None:
+        hand = self.query_one(HandView)
+        hand.revealed += 1
+        self.refresh_table()
+        if hand.revealed >= 13:
+            self.finish_deal()
+
+    def finish_deal(self) -> None:
+        if self._deal_timer is not None:
+            self._deal_timer.stop()
+            self._deal_timer = None
+        self.query_one(HandView).revealed = 13
+        if self.dealing:
+            self.dealing = False
+            self.refresh_table()
+            self.advance()
+
+    def on_key(self, event: events.Key) -> None:
+        super().on_key(event)
+        if self.dealing:
+            self.finish_deal()
+            event.stop()
+            event.prevent_default()
+
+    # -- rendering
+    def refresh_table(self) -> None:
+        if not self.is_mounted:
+            return
+        view = self.match.view(HUMAN)
+        style = self.style_name
+        hand = self.query_one(HandView)
+        dealt = hand.revealed if self.dealing else 13
+        for seat, widget_id in ((1, "#gz-west"), (2, "#gz-north"), (3, "#gz-east")):
+            count = min(view.counts[seat], dealt) if self.dealing else view.counts[seat]
+            self.query_one(widget_id, SeatPanel).show_seat(view, seat, count, style)
+        me = Text()
+        me.append(f"{seat_name(HUMAN)}  ", style="bold")
+        me.append(f"{t('gz_total')} {view.totals[HUMAN]:+d}", style="bold")
+        if view.shown[HUMAN] or view.my_show:
+            me.append(f"  {t('gz_shown')}: ")
+            me.append_text(cards_text(view.shown[HUMAN] or view.my_show or (), style))
+        if view.taken[HUMAN]:
+            me.append(f"  {t('gz_taken')}: ")
+            me.append_text(cards_text(sorted(view.taken[HUMAN], key=rules.sort_key), style, sep=""))
+            me.append(f"  {t('gz_hand_points')} {hand_points(view, HUMAN):+d}")
+        self.query_one("#gz-me", Static).update(me)
+        playable = frozenset(m.card for m in view.legal if isinstance(m, Play))
+        was_playable = hand.playable
+        hand.set_cards(view.hand, playable, style)
+        if playable and not was_playable and hand.current not in playable:
+            hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
+        self.refresh_bindings()
+        turn = view.to_move
+        if turn == HUMAN and view.phase == "play":
+            message = t("gz_your_turn")
+        elif turn is not None:
+            message = t("gz_to_play", name=seat_name(turn))
+        else:
+            message = ""
+        self.query_one(TrickView).show_trick(view, style, message)
+        self.query_one("#gz-status", Static).update(self.status)
+        ending = t("gz_quick") if view.options.target == 500 else t("gz_standard")
+        self.sub_title = t("gz_hand_label", hand=view.hand_number, ending=ending,
+                           swap=t("on") if view.options.swap else t("off"))
+
+    def set_status(self, text: str) -> None:
+        self.status = text
+        if self.is_mounted:
+            self.query_one("#gz-status", Static).update(text)
+
+    # -- actions
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("choose", "hint", "lift", "lower", "move"):
+            return self.match.to_move() == HUMAN and self.match.phase == "play" and not self.dealing
+        return True
+
+    def action_move(self, step: int) -> None:
+        hand = self.query_one(HandView)
+        if hand.cards:
+            hand.cursor = (hand.cursor + step) % len(hand.cards)
+            hand.lifted = None
+            self._explain(hand.current)
+
+    def _explain(self, card: Card | None) -> None:
+        if card is None:
+            return
+        refusal = self.match.why_illegal(Play(card)) if self.match.to_move() == HUMAN else None
+        from cardtable.ui.gamescreen import reason_text
+
+        self.set_status(reason_text(refusal) if refusal else "")
+
+    def action_lift(self) -> None:
+        hand = self.query_one(HandView)
+        if hand.current is None:
+            return
+        refusal = self.match.why_illegal(Play(hand.current))
+        if refusal is not None:
+            self._explain(hand.current)
+            self.app.bell()
+            return
+        hand.lifted = hand.cursor
+
+    def action_lower(self) -> None:
+        self.query_one(HandView).lifted = None
+
+    def action_choose(self) -> None:
+        """Enter / Space / a click: lift the card under the cursor, or play it if already lifted."""
+        if self.dealing:
+            self.finish_deal()
+            return
+        hand = self.query_one(HandView)
+        if hand.current is None or self.match.to_move() != HUMAN or self.match.phase != "play":
+            return
+        if hand.lifted == hand.cursor:
+            self.play(Play(hand.current))
+        else:
+            self.action_lift()
+
+    def action_hint(self) -> None:
+        move = NormalBot().choose(self.match.view(HUMAN))
+        if isinstance(move, Play):
+            hand = self.query_one(HandView)
+            hand.cursor = hand.cards.index(move.card)
+            hand.lifted = hand.cursor
+            self.set_status(t("gz_hint", card=move.card.code))
+
+    def action_last_trick(self) -> None:
+        self.app.push_screen(LastTrickScreen(self.match.view(HUMAN), self.style_name))
+
+    def action_rules(self) -> None:
+        from cardtable.ui.screens import RulesScreen
+
+        self.app.push_screen(RulesScreen("gongzhu"))

@@ -1,0 +1,190 @@
+"""Shell screens: keys, rules, settings, save slots and the too-small message."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Header, Label, MarkdownViewer, RadioButton, RadioSet, Static
+
+from cardtable import games, i18n
+from cardtable.i18n import t
+from cardtable.rules_text import rules_markdown
+from cardtable.settings import CARD_STYLES, CPU_SPEEDS
+
+
+class TooSmallScreen(Screen):
+    """Shown while the terminal is under 80×24; it goes away by itself when the terminal grows."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.update_size()
+
+    def update_size(self) -> None:
+        width, height = self.app.size
+        for message in self.query("#too-small").results(Static):
+            message.update(t("too_small", width=width, height=height))
+
+    def on_resize(self) -> None:
+        self.update_size()
+
+    def on_screen_resume(self) -> None:
+        width, height = self.app.size
+        if width >= 80 and height >= 24:
+            self.call_after_refresh(self.dismiss)
+
+
+class HelpScreen(Screen):
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield MarkdownViewer(f"# {t('keys_title')}\n\n{t('help_text')}", show_table_of_contents=False,
+                             id="help-viewer")
+        yield Footer()
+
+
+class RulesScreen(Screen):
+    """The rules of one game in the UI language; Tab/arrow keys scroll, 1-3 switch games."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"),
+                Binding("tab", "next_game", "Next game")]
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield MarkdownViewer(rules_markdown(self.game, i18n.language()), show_table_of_contents=False,
+                             id="rules-viewer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = t("rules_title", game=t("game_" + self.game))
+        self.query_one(MarkdownViewer).focus()
+
+    async def action_next_game(self) -> None:
+        names = list(games.games())
+        self.game = names[(names.index(self.game) + 1) % len(names)]
+        self.sub_title = t("rules_title", game=t("game_" + self.game))
+        await self.query_one(MarkdownViewer).document.update(rules_markdown(self.game, i18n.language()))
+
+
+class SettingsScreen(ModalScreen):
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
+
+    CHOICES = {
+        "language": ("language", [("en", "English"), ("es", "Español")]),
+        "card_style": ("card_style", [(s, f"style_{s}") for s in CARD_STYLES]),
+        "cpu_speed": ("cpu_speed", [(s, f"speed_{s}") for s in CPU_SPEEDS]),
+    }
+
+    def compose(self) -> ComposeResult:
+        settings = self.app.settings
+        current = dataclasses.replace(settings, language=settings.language or i18n.language())
+        with Vertical(classes="dialog"):
+            yield Label(t("settings"), classes="dialog-title")
+            with Horizontal(id="settings-row"):
+                for field, (title, choices) in self.CHOICES.items():
+                    with Vertical(classes="settings-group"):
+                        yield Label(t(title), classes="field-label")
+                        with RadioSet(id=f"set-{field}"):
+                            for value, label in choices:
+                                text = label if field == "language" else t(label)
+                                yield RadioButton(text, value=getattr(current, field) == value,
+                                                  name=value)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("cancel"), id="settings-cancel")
+                yield Button("OK", id="settings-ok", variant="primary")
+
+    DEFAULT_CSS = """
+    SettingsScreen .dialog { width: 78; }
+    #settings-row { height: auto; }
+    .settings-group { width: 1fr; height: auto; }
+    .settings-group RadioSet { width: 100%; }
+    """
+
+    def _chosen(self) -> dict[str, str]:
+        values = {}
+        for field in self.CHOICES:
+            pressed = self.query_one(f"#set-{field}", RadioSet).pressed_button
+            if pressed is not None:
+                values[field] = pressed.name
+        return values
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "settings-ok":
+            self.action_save()
+        else:
+            self.action_cancel()
+
+    def action_save(self) -> None:
+        settings = dataclasses.replace(self.app.settings, **self._chosen())
+        self.app.apply_settings(settings)
+        self.dismiss(settings)
+        self.app.notify(t("settings_saved"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SlotsScreen(Screen):
+    """The save slots, newest first; damaged ones listed with the reason."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"),
+                Binding("enter", "load", "Load", show=True, priority=False),
+                Binding("delete,d", "delete", "Delete")]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield DataTable(id="slots-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="slots-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = t("saves_title")
+        self.fill()
+
+    def fill(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns(t("slot"), t("game"), t("summary"), t("saved_at"))
+        infos = self.app.store.list()
+        for info in infos:
+            if info.damaged:
+                table.add_row(info.slot, info.game or "?", f"{t('damaged')}: {info.error}", "", key=info.slot)
+            else:
+                table.add_row(info.slot, t("game_" + info.game), info.summary, info.saved_at.replace("T", " "),
+                              key=info.slot)
+        self.query_one("#slots-empty", Static).update("" if infos else t("no_saves"))
+        table.focus()
+
+    def _current_slot(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_load()
+
+    def action_load(self) -> None:
+        slot = self._current_slot()
+        if slot is None:
+            return
+        self.app.pop_screen()
+        self.app.resume(slot)
+
+    def action_delete(self) -> None:
+        slot = self._current_slot()
+        if slot is not None:
+            self.app.store.delete(slot)
+            self.fill()

@@ -1,0 +1,130 @@
+"""Pilot tests of the shell: home, settings, rules, keys, saves and the too-small message."""
+
+import os
+
+from textual.widgets import DataTable, MarkdownViewer, OptionList
+
+from cardtable.saves import SaveStore
+from cardtable.settings import load_settings
+from cardtable.ui.home import HomeScreen
+from cardtable.ui.screens import HelpScreen, RulesScreen, SettingsScreen, SlotsScreen, TooSmallScreen
+from tests.ui_helpers import make_app, settle
+
+
+async def test_home_lists_the_three_games(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        options = app.screen.query_one(OptionList)
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert ids == ["guandan", "gongzhu", "guinote"]
+        assert app.screen.chosen_game in ids
+
+
+async def test_help_and_rules_open_and_close_with_the_keyboard(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RulesScreen)
+        viewer = app.screen.query_one(MarkdownViewer)
+        assert "Gong Zhu" in viewer.document.source or "Guandan" in viewer.document.source
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_rules_follow_the_language(tmp_path):
+    app = make_app(tmp_path, lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(RulesScreen("gongzhu"))
+        await settle(pilot)
+        assert "Quién sale" in app.screen.query_one(MarkdownViewer).document.source
+
+
+async def test_settings_change_language_and_persist(tmp_path):
+    app = make_app(tmp_path, lang=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#set-language").query("RadioButton")[1].value = True
+        app.screen.query_one("#set-card_style").query("RadioButton")[2].value = True
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert app.settings.language == "es" and app.settings.card_style == "ascii"
+        assert str(app.screen.query_one("#btn-continue").label) == "Continuar"
+    saved = load_settings()
+    assert saved.language == "es" and saved.card_style == "ascii"
+
+
+async def test_settings_cancel_changes_nothing(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert app.settings.card_style == "colour"
+
+
+async def test_damaged_slot_is_shown_as_damaged_and_good_slot_loads(tmp_path):
+    from cardtable import games
+
+    store = SaveStore(tmp_path / "saves")
+    match = games.get("gongzhu").new_match(seed=3)
+    store.save("good", match, ["human", "cpu:easy", "cpu:easy", "cpu:easy"])
+    (tmp_path / "saves" / "broken.json").write_bytes(os.urandom(64))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        saves_text = str(app.screen.query_one("#home-saves").render())
+        assert "broken" in saves_text and "damaged" in saves_text
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, SlotsScreen)
+        table = app.screen.query_one(DataTable)
+        rows = {table.get_row_at(i)[0]: table.get_row_at(i) for i in range(table.row_count)}
+        assert "damaged" in rows["broken"][2]
+        # Move to the good slot and load it.
+        while table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value != "good":
+            await pilot.press("down")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.__class__.__name__ == "GongZhuScreen"
+
+
+async def test_damaged_slot_gives_a_clear_message(tmp_path):
+    (tmp_path / "saves").mkdir()
+    (tmp_path / "saves" / "broken.json").write_text("{not json")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.resume("broken") is False
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_small_terminal_shows_a_message_and_recovers(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "80×24" in str(app.screen.query_one("#too-small").render())
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+
+
+def test_home_snapshot(snap_compare, tmp_path):
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24))
