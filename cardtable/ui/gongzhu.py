@@ -670,7 +670,7 @@ class GongZhuScreen(GameScreen):
 
     # -- rendering
     def refresh_table(self) -> None:
-        if not self.is_mounted:
+        if not self.query(HandView):
             return
         view = self.match.view(HUMAN)
         style = self.style_name
@@ -711,7 +711,7 @@ class GongZhuScreen(GameScreen):
 
     def set_status(self, text: str) -> None:
         self.status = text
-        if self.is_mounted:
+        if self.query("#gz-status"):
             self.query_one("#gz-status", Static).update(text)
 
     # -- actions
