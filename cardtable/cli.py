@@ -178,7 +178,7 @@ def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:
         if info.damaged:
             table.add_row(info.slot, info.game or "?", f"[red]{i18n.t('damaged')}: {info.error}[/]", "")
         else:
-            table.add_row(info.slot, info.game or "", info.summary, info.saved_at)
+            table.add_row(info.slot, i18n.t("game_" + info.game), info.describe(), info.saved_at)
     console.print(table)
     return 0
 

@@ -189,6 +189,10 @@ class Match(ABC):
     def summary(self) -> str:
         """A short English line for the save-slot picker (e.g. "hand 3 · you +120")."""
 
+    def progress(self) -> dict[str, Any]:
+        """Where the match stands, as plain values for the slot list (formatted by ``i18n``)."""
+        return {"over": self.is_over(), "hand": self.hand}
+
     @classmethod
     @abstractmethod
     def decode_move(cls, data: Any) -> Any:

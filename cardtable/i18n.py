@@ -44,6 +44,19 @@ def catalog(lang: str) -> dict[str, str]:
     return _catalogs[lang]
 
 
+def progress_text(game: str, progress: object) -> str | None:
+    """A save slot's progress (the engine's ``progress()`` dict) in the current language, or None when
+    the dict does not fit the game's template (an older or hand-edited file)."""
+    if not isinstance(progress, dict):
+        return None
+    if progress.get("over") is True:
+        return t("progress_over")
+    try:
+        return t(f"progress_{game}", **{k: v for k, v in progress.items() if k != "over"})
+    except (KeyError, ValueError, TypeError, IndexError):
+        return None
+
+
 def t(key: str, **params: object) -> str:
     text = _catalogs[_language].get(key) or _catalogs["en"].get(key) or key
     return text.format(**params) if params else text
@@ -57,10 +70,16 @@ register(
         "game_guandan": "Guandan",
         "game_gongzhu": "Gong Zhu",
         "game_guinote": "Guiñote",
-        "desc_guandan": "掼蛋 · partners climb past the Aces; bombs, wild cards",
+        "desc_guandan": "掼蛋 · partners climb past the Aces with bombs",
         "desc_gongzhu": "拱猪 · each alone: dodge the Pig and hearts, catch the Goat",
-        "desc_guinote": "Aragonese tute for pairs: pass 100 with tricks and cantes",
+        "desc_guinote": "Aragonese tute for pairs: pass 100, sing cantes",
+        "home_hint": "↑↓ choose a game · Enter: new game · c: continue · r: rules",
         "new_game": "New game",
+        "next_game": "Next game",
+        "progress_gongzhu": "hand {hand}, trick {trick} · you {you:+d}",
+        "progress_over": "finished",
+        "save": "Save",
+        "hint": "Hint",
         "continue": "Continue",
         "settings": "Settings",
         "rules": "Rules",
@@ -133,10 +152,16 @@ register(
         "game_guandan": "Guandan",
         "game_gongzhu": "Gong Zhu",
         "game_guinote": "Guiñote",
-        "desc_guandan": "掼蛋 · por parejas, hasta pasar los Ases; bombas, comodines",
+        "desc_guandan": "掼蛋 · en pareja hasta pasar los Ases, con bombas",
         "desc_gongzhu": "拱猪 · cada uno solo: esquiva el Cerdo y caza la Cabra",
-        "desc_guinote": "El tute aragonés por parejas: pasa de 100 con bazas y cantes",
+        "desc_guinote": "Tute aragonés por parejas: pasa de 100 y canta",
+        "home_hint": "↑↓ elige juego · Intro: partida nueva · c: continuar · r: reglas",
         "new_game": "Partida nueva",
+        "next_game": "Siguiente juego",
+        "progress_gongzhu": "mano {hand}, baza {trick} · tú {you:+d}",
+        "progress_over": "terminada",
+        "save": "Guardar",
+        "hint": "Pista",
         "continue": "Continuar",
         "settings": "Ajustes",
         "rules": "Reglas",

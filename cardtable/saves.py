@@ -46,6 +46,13 @@ class SlotInfo:
     summary: str = ""
     saved_at: str = ""
     error: str | None = None
+    progress: dict[str, Any] | None = None
+
+    def describe(self) -> str:
+        """The progress in the current language when the file says it, else the stored English summary."""
+        from cardtable.i18n import progress_text
+
+        return (progress_text(self.game, self.progress) if self.game else None) or self.summary
 
     @property
     def damaged(self) -> bool:
@@ -65,6 +72,7 @@ class SaveData:
     saved_at: str
     app_version: str
     schema: int = SCHEMA_VERSION
+    progress: dict[str, Any] | None = None
 
 
 def default_save_dir() -> Path:
@@ -91,6 +99,7 @@ def envelope(match: Match, players: list[str], summary: str | None = None) -> di
         "app_version": __version__,
         "game": match.game,
         "summary": summary if summary is not None else match.summary(),
+        "progress": match.progress(),
         "saved_at": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
         "options": match.options.to_dict(),
         "seed": match.seed,
@@ -156,7 +165,19 @@ def parse_envelope(slot: str, raw: bytes) -> SaveData:
     return SaveData(game=game, options=options, seed=seed, moves=moves, players=players,
                     summary=summary[:200] if isinstance(summary, str) else "",
                     saved_at=saved_at[:40] if isinstance(saved_at, str) else "",
-                    app_version=str(data.get("app_version", ""))[:40], schema=schema)
+                    app_version=str(data.get("app_version", ""))[:40], schema=schema,
+                    progress=_small_flat_dict(data.get("progress")))
+
+
+def _small_flat_dict(value: Any) -> dict[str, Any] | None:
+    """Keep a progress dict only if it is a few plain values (it is formatted into UI text)."""
+    if not isinstance(value, dict) or len(value) > 12:
+        return None
+    plain = (int, bool, str)
+    if not all(isinstance(k, str) and isinstance(v, plain) and (not isinstance(v, str) or len(v) < 40)
+               for k, v in value.items()):
+        return None
+    return dict(value)
 
 
 # Older schemas are upgraded here, one step at a time: {from_version: function}.
@@ -244,7 +265,7 @@ class SaveStore:
             from cardtable import games
 
             error = None if save.game in games.games() else f"unknown game {save.game!r}"
-            infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, error))
+            infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, error, save.progress))
         infos.sort(key=lambda info: (info.saved_at, info.slot), reverse=True)
         return infos
 

@@ -7,7 +7,8 @@ from textual.widgets import DataTable, MarkdownViewer, OptionList
 from cardtable.saves import SaveStore
 from cardtable.settings import load_settings
 from cardtable.ui.home import HomeScreen
-from cardtable.ui.screens import HelpScreen, RulesScreen, SettingsScreen, SlotsScreen, TooSmallScreen
+from cardtable.ui.screens import HelpScreen, RulesScreen, SettingsScreen, SlotsScreen
+from cardtable.ui.toosmall import TooSmallScreen
 from tests.ui_helpers import make_app, settle
 
 
@@ -61,7 +62,7 @@ async def test_settings_change_language_and_persist(tmp_path):
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
         assert app.settings.language == "es" and app.settings.card_style == "ascii"
-        assert str(app.screen.query_one("#btn-continue").label) == "Continuar"
+        assert app.screen.active_bindings["c"].binding.description == "Continuar"
     saved = load_settings()
     assert saved.language == "es" and saved.card_style == "ascii"
 

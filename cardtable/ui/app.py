@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import signal
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -15,13 +16,13 @@ from cardtable.i18n import t
 from cardtable.saves import SaveError, SaveStore
 from cardtable.settings import Settings, load_settings, save_settings
 
-MIN_WIDTH, MIN_HEIGHT = 80, 24
+from cardtable.ui.toosmall import MIN_HEIGHT, MIN_WIDTH
 
 
 class CardTableApp(App[None]):
     """Home, settings, rules, help and the save slots; games are screens from each game's UI module."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "cardtable"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
@@ -41,11 +42,13 @@ class CardTableApp(App[None]):
         self.exit_message: str | None = None
 
     # -- lifecycle
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Any:
         from cardtable.ui.home import HomeScreen
 
+        return HomeScreen()
+
+    def on_mount(self) -> None:
         self._install_signal_handlers()
-        self.push_screen(HomeScreen())
         if self.launch is not None:
             self.call_after_refresh(self._do_launch)
         self.call_after_refresh(self._check_size)
@@ -77,7 +80,7 @@ class CardTableApp(App[None]):
 
     def _check_size(self) -> None:
         """Cover the app with the "enlarge the terminal" message while it is under 80×24."""
-        from cardtable.ui.screens import TooSmallScreen
+        from cardtable.ui.toosmall import TooSmallScreen
 
         width, height = self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT

@@ -53,6 +53,9 @@ class GameScreen(Screen):
     def set_status(self, text: str) -> None:
         raise NotImplementedError
 
+    def reason(self, exc: IllegalMove) -> str:
+        return reason_text(exc)
+
     @classmethod
     def setup_screen(cls) -> Screen:
         raise NotImplementedError
@@ -70,7 +73,7 @@ class GameScreen(Screen):
         try:
             self.match.apply(move)
         except IllegalMove as exc:
-            self.set_status(reason_text(exc))
+            self.set_status(self.reason(exc))
             self.app.bell()
             return False
         self.autosave(quiet=True)
@@ -139,4 +142,7 @@ class GameScreen(Screen):
         self.app.pop_screen()
 
     def settings_changed(self) -> None:
+        from cardtable.ui.bindings import translate_bindings
+
+        translate_bindings(self)
         self.refresh_table()

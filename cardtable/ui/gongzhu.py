@@ -24,6 +24,7 @@ from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
 from cardtable.i18n import t
 from cardtable.ui.cardart import card_text, cards_text
+from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 
 i18n.register(
@@ -71,8 +72,7 @@ i18n.register(
         "gz_hint": "Hint: {card}",
         "gz_not_in_hand": "{card} is not in your hand.",
         "gz_lead_2c": "The first trick must be led with the ♣2.",
-        "gz_shown_first_round": "You showed {card}: you may not play it on the first {suit} trick while "
-                                "you hold another card of that suit.",
+        "gz_shown_first_round": "{card} was shown: not on the first {suit} trick while you hold another {suit}.",
         "gz_show_first": "Everyone decides what to show before the first lead.",
         "gz_play_now": "The showing is over: play a card.",
         "gz_not_showable": "Only ♠Q, ♦J, ♣10 and ♥A can be shown.",
@@ -126,8 +126,7 @@ i18n.register(
         "gz_hint": "Pista: {card}",
         "gz_not_in_hand": "No tienes el {card}.",
         "gz_lead_2c": "La primera baza tiene que salir con el ♣2.",
-        "gz_shown_first_round": "Mostraste el {card}: no puedes jugarlo en la primera baza de {suit} "
-                                "mientras te quede otra carta de ese palo.",
+        "gz_shown_first_round": "{card} está mostrada: no en la primera baza de {suit} si te queda otra {suit}.",
         "gz_show_first": "Todos deciden qué mostrar antes de la primera salida.",
         "gz_play_now": "Ya se ha mostrado: juega una carta.",
         "gz_not_showable": "Solo se pueden mostrar ♠Q, ♦J, ♣10 y ♥A.",
@@ -278,7 +277,7 @@ class HandView(Widget, can_focus=True):
 class GongZhuSetup(ModalScreen):
     """Before the deal: ending, CPU level, the two switches, the house rule and the game number."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
     DEFAULT_CSS = """
     GongZhuSetup .dialog { width: 72; }
     """
@@ -342,8 +341,11 @@ class GongZhuSetup(ModalScreen):
 class ShowPanel(ModalScreen):
     """One checkbox per showable card held, with its effect; «Show n and play» / «No, play»."""
 
-    BINDINGS = [Binding("escape", "no_show", "No, play")]
-    DEFAULT_CSS = "ShowPanel .dialog { width: 60; }"
+    BINDINGS = [Binding("escape", "no_show", "gz_no_show")]
+    DEFAULT_CSS = """
+    ShowPanel { align: center top; }
+    ShowPanel .dialog { width: 60; margin-top: 5; padding: 0 2; }
+    """
 
     def __init__(self, cards: list[Card], style: str) -> None:
         super().__init__()
@@ -406,7 +408,7 @@ def results_table(record: dict, hand_end_shown: list[list[str]]) -> Table:
 class ResultsScreen(ModalScreen[str]):
     """The seven lines for the four players after a hand, with «Next hand» / «Continue later»."""
 
-    BINDINGS = [Binding("n,enter", "next", "Next hand"), Binding("c", "later", "Continue later")]
+    BINDINGS = [Binding("n,enter", "next", "gz_next_hand"), Binding("c", "later", "gz_continue_later")]
     DEFAULT_CSS = "ResultsScreen .dialog { width: 70; }"
 
     def __init__(self, record: dict, match_over: bool) -> None:
@@ -445,7 +447,7 @@ class ResultsScreen(ModalScreen[str]):
 
 
 class MatchEndScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "new", "New game"), Binding("escape,h,enter", "home", "Home")]
+    BINDINGS = [Binding("n", "new", "gz_new_game"), Binding("escape,h,enter", "home", "gz_home")]
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 60; }"
 
     def __init__(self, record: dict) -> None:
@@ -477,7 +479,7 @@ class MatchEndScreen(ModalScreen[str]):
 
 
 class LastTrickScreen(ModalScreen):
-    BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]
     DEFAULT_CSS = "LastTrickScreen .dialog { width: 40; }"
 
     def __init__(self, view: GongZhuView, style: str) -> None:
@@ -508,15 +510,15 @@ class GongZhuScreen(GameScreen):
         Binding("right", "move(1)", "→", show=False),
         Binding("up", "lift", "Lift", show=False),
         Binding("down", "lower", "Lower", show=False),
-        Binding("enter,space", "choose", "Play"),
-        Binding("l", "last_trick", "Last trick"),
-        Binding("h", "hint", "Hint"),
-        Binding("r", "rules", "Rules"),
-        Binding("c", "continue_later", "Continue later"),
-        Binding("question_mark", "app.help", "Keys"),
+        Binding("enter,space", "choose", "gz_play"),
+        Binding("l", "last_trick", "gz_last_trick"),
+        Binding("h", "hint", "hint"),
+        Binding("r", "rules", "rules"),
+        Binding("c", "continue_later", "gz_continue_later"),
+        Binding("question_mark", "app.help", "help"),
     ]
     DEFAULT_CSS = """
-    GongZhuScreen #gz-north { height: 5; width: 100%; }
+    GongZhuScreen #gz-north { height: 4; width: 100%; }
     GongZhuScreen #gz-middle { height: 1fr; }
     GongZhuScreen #gz-west, GongZhuScreen #gz-east { width: 24; }
     GongZhuScreen #gz-trick { width: 1fr; }
@@ -554,6 +556,7 @@ class GongZhuScreen(GameScreen):
         return self.app.settings.card_style
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         self.title = t("gz_title")
         self.query_one(HandView).focus()
         if self.fresh:
@@ -709,6 +712,19 @@ class GongZhuScreen(GameScreen):
         self.sub_title = t("gz_hand_label", hand=view.hand_number, ending=ending,
                            swap=t("on") if view.options.swap else t("off"))
 
+    def reason(self, exc) -> str:
+        """A refusal in the player's language, with cards and suits drawn as on the table."""
+        from cardtable.cards import parse_card
+        from cardtable.ui.cardart import card_label, SUIT_SYMBOLS
+
+        params = dict(exc.params)
+        if "card" in params:
+            params["card"] = card_label(parse_card(params["card"]), self.style_name)
+        if "suit" in params and self.style_name != "ascii":
+            params["suit"] = SUIT_SYMBOLS[params["suit"]]
+        text = t(exc.key, **params)
+        return exc.reason if text == exc.key else text
+
     def set_status(self, text: str) -> None:
         self.status = text
         if self.query("#gz-status"):
@@ -731,9 +747,7 @@ class GongZhuScreen(GameScreen):
         if card is None:
             return
         refusal = self.match.why_illegal(Play(card)) if self.match.to_move() == HUMAN else None
-        from cardtable.ui.gamescreen import reason_text
-
-        self.set_status(reason_text(refusal) if refusal else "")
+        self.set_status(self.reason(refusal) if refusal else "")
 
     def action_lift(self) -> None:
         hand = self.query_one(HandView)

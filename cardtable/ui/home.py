@@ -5,23 +5,24 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, OptionList, Static
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardtable import games
 from cardtable.i18n import t
+from cardtable.ui.bindings import translate_bindings
 
 
 class HomeScreen(Screen):
     BINDINGS = [
-        Binding("n", "new_game", "New game"),
-        Binding("c", "continue", "Continue"),
-        Binding("r", "rules", "Rules"),
-        Binding("s", "settings", "Settings"),
-        Binding("question_mark", "app.help", "Keys"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "new_game", "new_game"),
+        Binding("c", "continue", "continue"),
+        Binding("r", "rules", "rules"),
+        Binding("s", "settings", "settings"),
+        Binding("question_mark", "app.help", "help"),
+        Binding("q", "app.quit", "quit"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -30,17 +31,13 @@ class HomeScreen(Screen):
             yield Static(id="home-title")
             yield Static(id="home-subtitle")
             yield OptionList(id="game-list")
-            with Horizontal(id="home-buttons"):
-                yield Button(id="btn-new", variant="primary")
-                yield Button(id="btn-continue")
-                yield Button(id="btn-rules")
-                yield Button(id="btn-settings")
-                yield Button(id="btn-quit", variant="error")
+            yield Static(id="home-hint")
             yield Static(id="home-saves-title")
             yield Static(id="home-saves")
         yield Footer()
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         self.fill()
         self.query_one("#game-list", OptionList).focus()
 
@@ -48,6 +45,7 @@ class HomeScreen(Screen):
         self.fill()
 
     def settings_changed(self) -> None:
+        translate_bindings(self)
         self.fill()
 
     def fill(self) -> None:
@@ -66,9 +64,7 @@ class HomeScreen(Screen):
             option_list.add_option(Option(line, id=name, disabled=name not in playable))
         first = next((i for i, n in enumerate(games.GAME_MODULES) if n in playable), 0)
         option_list.highlighted = highlighted if highlighted is not None else first
-        for button_id, key in (("btn-new", "new_game"), ("btn-continue", "continue"), ("btn-rules", "rules"),
-                               ("btn-settings", "settings"), ("btn-quit", "quit")):
-            self.query_one(f"#{button_id}", Button).label = t(key)
+        self.query_one("#home-hint", Static).update(t("home_hint"))
         self.query_one("#home-saves-title", Static).update(t("saves_title"))
         self.query_one("#home-saves", Static).update(self._saves_text())
 
@@ -84,7 +80,7 @@ class HomeScreen(Screen):
             if info.damaged:
                 text.append(f"{t('damaged')}: {info.error}", style="red")
             else:
-                text.append(info.summary)
+                text.append(f"{t('game_' + info.game)} · {info.describe()}")
         if len(infos) > 6:
             text.append(f"\n… +{len(infos) - 6}")
         return text
@@ -100,14 +96,6 @@ class HomeScreen(Screen):
     # -- actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_new_game()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"btn-new": self.action_new_game, "btn-continue": self.action_continue,
-                   "btn-rules": self.action_rules, "btn-settings": self.action_settings,
-                   "btn-quit": self.app.action_quit}
-        result = actions[event.button.id]()
-        if result is not None:
-            self.run_worker(result)
 
     def action_new_game(self) -> None:
         game = self.chosen_game

@@ -12,37 +12,13 @@ from textual.widgets import Button, DataTable, Footer, Header, Label, MarkdownVi
 
 from cardtable import games, i18n
 from cardtable.i18n import t
+from cardtable.ui.bindings import translate_bindings
 from cardtable.rules_text import rules_markdown
 from cardtable.settings import CARD_STYLES, CPU_SPEEDS
 
 
-class TooSmallScreen(Screen):
-    """Shown while the terminal is under 80×24; it goes away by itself when the terminal grows."""
-
-    BINDINGS = [Binding("q", "app.quit", "Quit")]
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
-
-    def on_mount(self) -> None:
-        self.update_size()
-
-    def update_size(self) -> None:
-        width, height = self.app.size
-        for message in self.query("#too-small").results(Static):
-            message.update(t("too_small", width=width, height=height))
-
-    def on_resize(self) -> None:
-        self.update_size()
-
-    def on_screen_resume(self) -> None:
-        width, height = self.app.size
-        if width >= 80 and height >= 24:
-            self.call_after_refresh(self.dismiss)
-
-
 class HelpScreen(Screen):
-    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "back")]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -50,12 +26,15 @@ class HelpScreen(Screen):
                              id="help-viewer")
         yield Footer()
 
+    def on_mount(self) -> None:
+        translate_bindings(self)
+
 
 class RulesScreen(Screen):
     """The rules of one game in the UI language; Tab/arrow keys scroll, 1-3 switch games."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"),
-                Binding("tab", "next_game", "Next game")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "back"),
+                Binding("tab", "next_game", "next_game")]
 
     def __init__(self, game: str) -> None:
         super().__init__()
@@ -68,6 +47,7 @@ class RulesScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         self.sub_title = t("rules_title", game=t("game_" + self.game))
         self.query_one(MarkdownViewer).focus()
 
@@ -79,7 +59,7 @@ class RulesScreen(Screen):
 
 
 class SettingsScreen(ModalScreen):
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
+    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "save", "save")]
 
     CHOICES = {
         "language": ("language", [("en", "English"), ("es", "Español")]),
@@ -112,6 +92,9 @@ class SettingsScreen(ModalScreen):
     .settings-group RadioSet { width: 100%; }
     """
 
+    def on_mount(self) -> None:
+        translate_bindings(self)
+
     def _chosen(self) -> dict[str, str]:
         values = {}
         for field in self.CHOICES:
@@ -139,9 +122,9 @@ class SettingsScreen(ModalScreen):
 class SlotsScreen(Screen):
     """The save slots, newest first; damaged ones listed with the reason."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"),
-                Binding("enter", "load", "Load", show=True, priority=False),
-                Binding("delete,d", "delete", "Delete")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "back"),
+                Binding("enter", "load", "load"),
+                Binding("delete,d", "delete", "delete")]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -150,6 +133,7 @@ class SlotsScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         self.sub_title = t("saves_title")
         self.fill()
 
@@ -162,7 +146,7 @@ class SlotsScreen(Screen):
             if info.damaged:
                 table.add_row(info.slot, info.game or "?", f"{t('damaged')}: {info.error}", "", key=info.slot)
             else:
-                table.add_row(info.slot, t("game_" + info.game), info.summary, info.saved_at.replace("T", " "),
+                table.add_row(info.slot, t("game_" + info.game), info.describe(), info.saved_at.replace("T", " "),
                               key=info.slot)
         self.query_one("#slots-empty", Static).update("" if infos else t("no_saves"))
         table.focus()

@@ -285,6 +285,9 @@ class GongZhuMatch(Match):
         state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"
         return f"Gong Zhu · {state} · totals {totals}"
 
+    def progress(self) -> dict[str, Any]:
+        return {"over": self.finished, "hand": self.hand, "trick": len(self.tricks) + 1, "you": self.totals[0]}
+
     @classmethod
     def decode_move(cls, data: Any) -> Show | Play:
         return decode_move(data)

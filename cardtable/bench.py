@@ -1,0 +1,131 @@
+"""``cardtable bench``: timings kept apart from the tests (tests never assert timings).
+
+- startup: wall time from process start to the home screen's first frame, headless, against a minimal
+  Textual app (Header, one Static, Footer, exit after its first frame), in fresh processes, same run.
+- per game: sim throughput with easy and normal bots, and the time of one bot decision.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+MINIMAL_APP = """
+import time
+t0 = time.perf_counter()
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+class Minimal(App):
+    def compose(self):
+        yield Header(); yield Static("hello"); yield Footer()
+    def on_mount(self):
+        self.call_after_refresh(self.exit)
+Minimal().run(headless=True, size=(80, 24))
+print(time.perf_counter() - t0)
+"""
+
+HOME_APP = """
+import time
+t0 = time.perf_counter()
+from cardtable.ui.app import CardTableApp
+from cardtable.saves import SaveStore
+from cardtable.settings import Settings
+class Timed(CardTableApp):
+    def on_mount(self):
+        super().on_mount()
+        self.call_after_refresh(self.exit)
+Timed(store=SaveStore({save_dir!r}), settings=Settings()).run(headless=True, size=(80, 24))
+print(time.perf_counter() - t0)
+"""
+
+
+def _time_script(script: str) -> float:
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write(script)
+    try:
+        out = subprocess.run([sys.executable, handle.name], capture_output=True, text=True)
+    finally:
+        import os
+
+        os.unlink(handle.name)
+    if out.returncode != 0:
+        raise RuntimeError(f"benchmark script failed: {out.stderr.strip()[-500:]}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def startup(runs: int = 7) -> tuple[float, float]:
+    """Median seconds to the first frame: (minimal app, cardtable home)."""
+    with tempfile.TemporaryDirectory() as save_dir:
+        home = HOME_APP.format(save_dir=save_dir)
+        minimal, ours = [], []
+        for _ in range(runs):   # interleaved, so both see the same machine load
+            minimal.append(_time_script(MINIMAL_APP))
+            ours.append(_time_script(home))
+    return statistics.median(minimal), statistics.median(ours)
+
+
+def sim_rate(game: str, level: str, seconds: float) -> tuple[float, float]:
+    """(hands per second, matches per second) of headless play at one CPU level."""
+    from cardtable import games, sim
+
+    spec = games.get(game)
+    hands = matches = 0
+    start = time.perf_counter()
+    seed = 1
+    while time.perf_counter() - start < seconds:
+        result = sim.run(spec, spec.options_type(), 1, seed, [level] * 4)
+        hands += result.hands
+        matches += result.matches
+        seed += 1
+    elapsed = time.perf_counter() - start
+    return hands / elapsed, matches / elapsed
+
+
+def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
+    from cardtable import games
+
+    spec = games.get(game)
+    bot = spec.bot(level)
+    times: list[float] = []
+    seed = 1
+    while len(times) < samples:
+        match = spec.new_match(seed=seed)
+        seed += 1
+        while not match.is_over() and len(times) < samples:
+            view = match.view(match.to_move())
+            start = time.perf_counter()
+            move = bot.choose(view)
+            times.append(time.perf_counter() - start)
+            match.apply(move)
+    return times
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(what: str = "all", seconds: float = 3.0) -> int:
+    from cardtable import games
+
+    names = list(games.games())
+    if what not in ("all", "startup", *names):
+        print(f"cardtable bench: unknown target {what!r}; use all, startup or one of {', '.join(names)}",
+              file=sys.stderr)
+        return 2
+    if what in ("all", "startup"):
+        minimal, ours = startup()
+        print(f"startup to first frame (median of 7, headless 80x24): minimal Textual app {minimal * 1000:.0f} ms, "
+              f"cardtable home {ours * 1000:.0f} ms, ratio {ours / minimal:.2f}")
+    for game in names:
+        if what not in ("all", game):
+            continue
+        for level in games.get(game).bots:
+            hands, matches = sim_rate(game, level, seconds)
+            times = decision_times(game, level)
+            print(f"{game:8} {level:7} sim {hands:8.1f} hands/s ({matches:.2f} matches/s); one decision: "
+                  f"median {statistics.median(times) * 1e6:.0f} µs, p95 {_pct(times, 0.95) * 1e6:.0f} µs")
+    return 0

@@ -1,0 +1,22 @@
+"""Footer labels in the player's language: binding descriptions are catalog keys, translated here."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from textual.dom import DOMNode
+
+from cardtable.i18n import t
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Rebuild ``node``'s bindings from its class's, with each description passed through ``t``."""
+    merged = type(node)._merged_bindings
+    if merged is None:
+        return
+    node._bindings.key_to_bindings = {
+        key: [dataclasses.replace(b, description=t(b.description)) if b.description else b for b in bindings]
+        for key, bindings in merged.key_to_bindings.items()
+    }
+    if node.is_mounted:
+        node.refresh_bindings()
