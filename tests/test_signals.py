@@ -1,0 +1,104 @@
+"""A dropped SSH connection (SIGHUP) or SIGTERM: the app saves and exits cleanly; starting again
+continues from the same point. The app runs in a real pseudo-terminal here."""
+
+import fcntl
+import json
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+from cardtable.saves import SaveStore
+
+
+def spawn(args, home):
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "CARDTABLE_HOME": str(home), "TERM": "xterm-256color", "LANG": "en_US.UTF-8"}
+    env.pop("CI", None)
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", *args], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, start_new_session=True, close_fds=True)
+    os.close(slave)
+    return proc, master
+
+
+def pump(master, seconds):
+    """Read (and discard) the screen output for a while so the app never blocks on a full pty."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if ready:
+            try:
+                os.read(master, 65536)
+            except OSError:
+                return
+
+
+def wait_for(predicate, master, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        pump(master, 0.1)
+    return False
+
+
+def slot_moves(saves):
+    files = list(saves.glob("gongzhu-*.json"))
+    if not files:
+        return None
+    try:
+        return len(json.loads(files[0].read_text())["moves"])
+    except (ValueError, KeyError):
+        return None
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
+def test_signal_mid_trick_saves_and_the_game_continues(tmp_path, sig):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"cpu_speed": "instant"}))
+    saves = home / "saves"
+    # Seed 3: East holds ♣2, so when it is first the human's turn the trick is under way.
+    proc, master = spawn(["new", "gongzhu", "--seed", "3", "--option", "showing=off"], home)
+    try:
+        assert wait_for(lambda: (slot_moves(saves) or 0) >= 1, master), "the game never started"
+        pump(master, 1.0)
+        store = SaveStore(saves)
+        slot = next(saves.glob("gongzhu-*.json")).stem
+        before, _ = store.load(slot)
+        assert before.to_move() == 0 and before.trick, "expected the human to be mid-trick"
+        os.write(master, b"\r")      # lift
+        pump(master, 0.3)
+        os.killpg(proc.pid, sig)
+        pump(master, 2.0)
+        assert proc.wait(timeout=10) is not None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    after, _ = SaveStore(saves).load(slot)
+    assert after.moves == before.moves
+    assert after.trick == before.trick and after.to_move() == 0
+
+    # Start again: the same trick continues; quitting keeps it.
+    proc, master = spawn(["continue", slot], home)
+    try:
+        pump(master, 3.0)
+        assert proc.poll() is None, "the app did not start again"
+        os.write(master, b"\x11")    # Ctrl+Q
+        pump(master, 2.0)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    again, _ = SaveStore(saves).load(slot)
+    assert again.moves == before.moves and again.trick == before.trick
