@@ -166,19 +166,25 @@ class Match(ABC):
         """The seat to move, or None when the match is over."""
 
     @abstractmethod
-    def legal_moves(self) -> list:
-        """Every move open to the seat to move (empty when the match is over)."""
+    def legal_moves(self, seat: int | None = None) -> list:
+        """Every move open to ``seat`` (default: the seat to move). Besides the seat to move, a game may
+        let other seats make optional moves out of turn (see :meth:`optional_movers`)."""
+
+    def optional_movers(self) -> list[int]:
+        """Seats other than the one to move that may make an optional move now (Guiñote's exchange,
+        cantes and claims by the pair that just won a trick). Most games have none."""
+        return []
 
     @abstractmethod
     def view(self, seat: int) -> Any:
         """The PlayerView of ``seat``."""
 
     @abstractmethod
-    def _check(self, move: Any) -> None:
-        """Raise IllegalMove (with a reason) unless ``move`` is legal now."""
+    def _check(self, move: Any, seat: int) -> None:
+        """Raise IllegalMove (with a reason) unless ``move`` by ``seat`` is legal now."""
 
     @abstractmethod
-    def _apply(self, move: Any) -> None:
+    def _apply(self, move: Any, seat: int) -> None:
         """Apply a move already checked; may log hand_end / deal / match_end records."""
 
     @abstractmethod
@@ -201,29 +207,36 @@ class Match(ABC):
     def is_over(self) -> bool:
         return self.to_move() is None
 
-    def why_illegal(self, move: Any) -> IllegalMove | None:
+    def why_illegal(self, move: Any, seat: int | None = None) -> IllegalMove | None:
         """The refusal ``apply`` would raise for ``move`` now, or None if it is legal."""
-        if self.to_move() is None:
-            return IllegalMove("the match is over", "match_over")
         try:
-            self._check(move)
+            self._check_turn_and_move(move, seat)
         except IllegalMove as exc:
             return exc
         return None
 
-    def apply(self, move: Any) -> None:
-        """Apply ``move`` for the seat to move. Raises IllegalMove and leaves the state unchanged."""
-        seat = self.to_move()
-        if seat is None:
+    def _check_turn_and_move(self, move: Any, seat: int | None) -> int:
+        to_move = self.to_move()
+        if to_move is None:
             raise IllegalMove("the match is over", "match_over")
-        self._check(move)
+        if seat is None:
+            seat = to_move
+        if seat != to_move and seat not in self.optional_movers():
+            raise IllegalMove("it is not your turn", "not_your_turn")
+        self._check(move, seat)
+        return seat
+
+    def apply(self, move: Any, seat: int | None = None) -> None:
+        """Apply ``move`` for ``seat`` (default: the seat to move). Raises IllegalMove and leaves the
+        state unchanged."""
+        seat = self._check_turn_and_move(move, seat)
         self.moves.append((seat, move))
         self.log.append({"type": "move", "hand": self.hand, "seat": seat, "move": move.to_json()})
-        self._apply(move)
+        self._apply(move, seat)
 
-    def history_legal(self) -> list[dict[str, Any]]:
+    def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         """The ``legal`` list of a history move line (the encoding of every legal move)."""
-        return [move.to_json() for move in self.legal_moves()]
+        return [move.to_json() for move in self.legal_moves(seat)]
 
     def match_record(self, players: list[str]) -> dict[str, Any]:
         return {"type": "match", "format": "cardtable-history", "version": 1, "game": self.game,
@@ -238,10 +251,8 @@ class Match(ABC):
         """Rebuild a match from its seed and moves. Raises IllegalMove naming the move that fails."""
         match = cls(options, seed)
         for index, (seat, move) in enumerate(moves):
-            if match.to_move() != seat:
-                raise IllegalMove(f"move {index + 1} is by seat {seat}, but seat {match.to_move()} is to move")
             try:
-                match.apply(move)
+                match.apply(move, seat)
             except IllegalMove as exc:
                 raise IllegalMove(f"move {index + 1} ({move.to_json()}): {exc.reason}", exc.key) from exc
         return match

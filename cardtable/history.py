@@ -36,10 +36,10 @@ class HistoryWriter:
     def _write(self, record: dict[str, Any]) -> None:
         self.stream.write(dumps(record) + "\n")
 
-    def apply(self, move: Any) -> None:
-        legal = self.match.history_legal() if self.legal else None
+    def apply(self, move: Any, seat: int | None = None) -> None:
+        legal = self.match.history_legal(seat) if self.legal else None
         start = len(self.match.log)
-        self.match.apply(move)
+        self.match.apply(move, seat)
         for i, record in enumerate(self.match.log[start:]):
             if i == 0 and legal is not None:
                 record = {**record, "legal": legal}
@@ -108,15 +108,16 @@ def replay(records: list[dict[str, Any]]) -> Match:
             move = match.decode_move(record.get("move"))
         except MoveError as exc:
             raise HistoryError(f"record {number}: {exc}") from None
-        if record.get("seat") != match.to_move():
-            raise HistoryError(f"record {number}: seat {record.get('seat')} moves but seat "
-                               f"{match.to_move()} is to move")
+        seat = record.get("seat")
+        if seat not in (0, 1, 2, 3) or isinstance(seat, bool) or (
+                seat != match.to_move() and seat not in match.optional_movers()):
+            raise HistoryError(f"record {number}: seat {seat} moves but seat {match.to_move()} is to move")
         if "legal" in record:
-            expected = match.history_legal()
+            expected = match.history_legal(seat)
             if sorted(map(dumps, record["legal"])) != sorted(map(dumps, expected)):
                 raise HistoryError(f"record {number}: the legal list differs from the rules'")
         try:
-            match.apply(move)
+            match.apply(move, seat)
         except IllegalMove as exc:
             raise HistoryError(f"record {number}: illegal move: {exc.reason}") from None
         produced = match.log[cursor:]

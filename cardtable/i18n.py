@@ -131,6 +131,7 @@ register(
         "illegal": "That move is not allowed.",
         "must_follow": "You must follow suit ({suit}).",
         "match_over": "The match is over.",
+        "not_your_turn": "It is not your turn.",
         "help_text": (
             "## Everywhere\n\n"
             "| Key | Action |\n|---|---|\n"
@@ -213,6 +214,7 @@ register(
         "illegal": "Esa jugada no está permitida.",
         "must_follow": "Tienes que seguir el palo ({suit}).",
         "match_over": "La partida ha terminado.",
+        "not_your_turn": "No es tu turno.",
         "help_text": (
             "## En todas partes\n\n"
             "| Tecla | Acción |\n|---|---|\n"

@@ -59,6 +59,18 @@ class SimResult:
     wins_by_level: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
+def next_cpu_move(match, bot_for: Callable[[int], object]) -> tuple[int, object]:
+    """The next move when every seat is a CPU: first any optional move another seat wants to make
+    (a partner's cante, say), else the move of the seat to move."""
+    seat = match.to_move()
+    for other in match.optional_movers():
+        if other != seat:
+            move = bot_for(other).choose(match.view(other))
+            if move is not None:
+                return other, move
+    return seat, bot_for(seat).choose(match.view(seat))
+
+
 def rotations(spec: GameSpec, players: list[str], rotate: bool) -> list[list[str]]:
     """The seatings each deal is played under: all four rotations (or both pair orders) with --rotate."""
     if not rotate:
@@ -81,11 +93,11 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
             labels = [f"cpu:{level}" for level in seating]
             writer = HistoryWriter(history, match, labels, legal) if history is not None else None
             while (seat := match.to_move()) is not None:
-                move = bots[seating[seat]].choose(match.view(seat))
+                seat, move = next_cpu_move(match, lambda s: bots[seating[s]])
                 if writer is not None:
-                    writer.apply(move)
+                    writer.apply(move, seat)
                 else:
-                    match.apply(move)
+                    match.apply(move, seat)
                 result.moves += 1
             for record in match.log:
                 if record["type"] == "hand_end":

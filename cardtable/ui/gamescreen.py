@@ -66,12 +66,12 @@ class GameScreen(Screen):
         cpu = [p for p in self.players if p.startswith("cpu:")]
         return cpu[0].split(":", 1)[1] if cpu else "normal"
 
-    def play(self, move: Any) -> bool:
+    def play(self, move: Any, seat: int | None = None) -> bool:
         """Apply the human's (or any) move; on refusal say why in the status line and change nothing."""
-        seat = self.match.to_move()
+        seat = self.match.to_move() if seat is None else seat
         start = len(self.match.log)
         try:
-            self.match.apply(move)
+            self.match.apply(move, seat)
         except IllegalMove as exc:
             self.set_status(self.reason(exc))
             self.app.bell()
@@ -82,28 +82,52 @@ class GameScreen(Screen):
         self.schedule_cpu()
         return True
 
+    def armed_move(self) -> Any:
+        """A move the human armed in advance (Guiñote's exchange or cante) that is legal now, or None."""
+        return None
+
+    def _next_auto_move(self) -> tuple[int, Any] | None:
+        """What happens next without asking the human: an armed move of theirs, a CPU's optional move
+        out of turn (a partner's cante), or the move of the CPU to move."""
+        seat = self.match.to_move()
+        if seat is None:
+            return None
+        armed = self.armed_move()
+        if armed is not None:
+            return HUMAN, armed
+        for other in self.match.optional_movers():
+            if other != seat and other in self.bots:
+                move = self.bots[other].choose(self.match.view(other))
+                if move is not None:
+                    return other, move
+        if seat in self.bots:
+            return seat, None
+        return None
+
     def schedule_cpu(self) -> None:
         if self._cpu_running or not self.cpu_may_move():
             return
-        seat = self.match.to_move()
-        if seat is None or seat not in self.bots:
+        if self._next_auto_move() is None:
             return
         self._cpu_running = True
         self.run_worker(self._cpu_turn(), group="cpu", exclusive=True)
 
     async def _cpu_turn(self) -> None:
         try:
-            while True:
-                seat = self.match.to_move()
-                if seat is None or seat not in self.bots or not self.cpu_may_move():
+            while self.cpu_may_move():
+                step = self._next_auto_move()
+                if step is None:
                     return
-                view = self.match.view(seat)
-                move = await asyncio.to_thread(self.bots[seat].choose, view)
-                await self._pause(self.cpu_delay(seat, move))
-                if self.match.to_move() != seat or not self.is_mounted:
+                seat, move = step
+                if move is None:
+                    view = self.match.view(seat)
+                    move = await asyncio.to_thread(self.bots[seat].choose, view)
+                if seat != HUMAN:
+                    await self._pause(self.cpu_delay(seat, move))
+                if not self.is_mounted or self.match.why_illegal(move, seat) is not None:
                     return
                 start = len(self.match.log)
-                self.match.apply(move)
+                self.match.apply(move, seat)
                 self.autosave(quiet=True)
                 self.after_move(seat, move, self.match.log[start:])
                 self.refresh_table()

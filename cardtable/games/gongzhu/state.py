@@ -177,17 +177,17 @@ class GongZhuMatch(Match):
         return PlayContext(tuple(self.trick), frozenset(self.suits_led), frozenset(self.shown[seat] or ()),
                            self.must_lead_2c and not self.tricks and not self.trick)
 
-    def legal_moves(self) -> list[Show | Play]:
-        seat = self.to_move()
+    def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
+        to_move = self.to_move()
         if seat is None:
+            seat = to_move
+        if to_move is None or seat != to_move:
             return []
         if self.phase == "show":
             return [Show(s) for s in subsets(rules.showable_in(self.hands[seat]))]
         return [Play(card) for card in rules.legal_plays(self.hands[seat], self._context(seat))]
 
-    def _check(self, move: Any) -> None:
-        seat = self.to_move()
-        assert seat is not None
+    def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
             if not isinstance(move, Show):
                 raise IllegalMove("every player chooses what to show before the first lead", "gz_show_first")
@@ -203,9 +203,7 @@ class GongZhuMatch(Match):
         if why is not None:
             raise IllegalMove(why[0], why[1], **why[2])
 
-    def _apply(self, move: Show | Play) -> None:
-        seat = self.to_move()
-        assert seat is not None
+    def _apply(self, move: Show | Play, seat: int) -> None:
         if isinstance(move, Show):
             self.shown[seat] = tuple(move.cards)
             return
