@@ -1,0 +1,123 @@
+"""Guiñote rules as pure functions: card strength and points, trick winner, arrastre obligations,
+cantes and the hand's result. Source: docs/rules/guinote.md (from the Spanish source document)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from cardtable.cards import SpanishCard
+from cardtable.tricks import partner, winning_index
+
+# High to low: As, 3, Rey, Sota, Caballo, 7, 6, 5, 4, 2 (Sota above Caballo: the reverse of Tute).
+ORDER = (1, 3, 12, 10, 11, 7, 6, 5, 4, 2)
+STRENGTH = {rank: len(ORDER) - i for i, rank in enumerate(ORDER)}
+POINTS = {1: 11, 3: 10, 12: 4, 10: 3, 11: 2}
+COUNTING_RANKS = frozenset(POINTS)
+REY, SOTA, CABALLO = 12, 10, 11
+SEVEN = 7
+ULTIMAS = 10
+WIN_LINE = 100
+THIRTY = 30
+PHASE1_TRICKS = 4
+TRICKS = 10
+
+
+def strength(card: SpanishCard) -> int:
+    return STRENGTH[card.rank]
+
+
+def points(card: SpanishCard) -> int:
+    return POINTS.get(card.rank, 0)
+
+
+def suit_of(card: SpanishCard) -> str:
+    return card.suit
+
+
+def sort_key(card: SpanishCard, trump: str | None = None) -> tuple[int, int]:
+    """Display order: suits grouped (trumps last), each from weakest to strongest."""
+    suits = [s for s in "OCEB" if s != trump] + ([trump] if trump else [])
+    return (suits.index(card.suit), strength(card))
+
+
+def winner_index(plays: Sequence[tuple[int, SpanishCard]], trump: str) -> int:
+    """Index of the card winning (so far): highest trump, else highest card of the suit led."""
+    return winning_index(plays, suit_of, strength, trump)
+
+
+def beats(card: SpanishCard, top: SpanishCard, trump: str) -> bool:
+    """Would ``card`` beat ``top``, the card currently winning a trick (the suit led being top's
+    suit unless top is a trump)?"""
+    if card.suit == top.suit:
+        return strength(card) > strength(top)
+    return card.suit == trump
+
+
+def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],
+                   seat: int, trump: str) -> list[SpanishCard]:
+    """The cards ``seat`` may play in arrastre (tricks 5-10), straight from the rules page."""
+    hand = list(hand)
+    if not trick:
+        return hand
+    lead = trick[0][1].suit
+    top_seat, top = trick[winner_index(trick, trump)]
+    same = [c for c in hand if c.suit == lead]
+    if top_seat == partner(seat):
+        return same or hand
+    if same:
+        if top.suit == trump and lead != trump:
+            return same
+        higher = [c for c in same if beats(c, top, trump)]
+        return higher or same
+    winners = [c for c in hand if beats(c, top, trump)]
+    return winners or hand
+
+
+def refusal_reason(card: SpanishCard, hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],
+                   seat: int, trump: str) -> tuple[str, str, dict] | None:
+    """Why ``card`` is not allowed in arrastre, as (English reason, i18n key, params), or None."""
+    if card not in hand:
+        return (f"{card} is not in your hand", "gn_not_in_hand", {"card": card.code})
+    allowed = arrastre_plays(hand, trick, seat, trump)
+    if card in allowed:
+        return None
+    lead = trick[0][1].suit
+    top_seat, top = trick[winner_index(trick, trump)]
+    if any(c.suit == lead for c in hand):
+        if card.suit != lead:
+            return (f"you must follow suit ({lead})", "gn_must_follow", {"suit": lead})
+        return (f"you must beat the {top} with a higher {lead}", "gn_must_beat", {"card": top.code, "suit": lead})
+    if top.suit == trump:
+        return (f"you must over-trump the {top}", "gn_must_overtrump", {"card": top.code})
+    return ("you have no card of the suit led: you must trump", "gn_must_trump", {"suit": trump})
+
+
+def cante_value(suit: str, trump: str) -> int:
+    return 40 if suit == trump else 20
+
+
+def can_sing(hand: Collection[SpanishCard], suit: str) -> bool:
+    return SpanishCard(REY, suit) in hand and SpanishCard(SOTA, suit) in hand
+
+
+def exchange_allowed(pinta: SpanishCard | None, any_pinta: bool) -> bool:
+    return pinta is not None and pinta.rank != SEVEN and (any_pinta or pinta.rank in COUNTING_RANKS)
+
+
+def decide_hand(totals: Sequence[int], card_points: Sequence[int], ultimas: int | None,
+                thirty_rule: bool) -> int | None:
+    """The pair that wins a hand played to the end, or None when nobody passes 100 (vueltas).
+
+    ``totals`` include cantes (and any carry); ``card_points`` include las últimas. With both pairs past
+    100, a pair under 30 without cantes loses (when ``thirty_rule``), otherwise las últimas decide.
+    """
+    over = [pair for pair in (0, 1) if totals[pair] > WIN_LINE]
+    if len(over) == 1:
+        return over[0]
+    if not over:
+        return None
+    if thirty_rule:
+        short = [pair for pair in (0, 1) if card_points[pair] < THIRTY]
+        if len(short) == 1:
+            return 1 - short[0]
+    return ultimas

@@ -1,0 +1,438 @@
+"""The Guiñote match: deal, the pinta and the stock, phase 1 and arrastre, the 7 exchange, cantes,
+hands de vueltas with claims, partidas and cotos."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from cardtable.cards import CardError, SpanishCard, parse_spanish_card, spanish_deck
+from cardtable.engine import (IllegalMove, Match, MoveError, Options, check_bool, check_choice,
+                              check_positive_int)
+from cardtable.games.guinote import rules
+from cardtable.rng import Rng, mix
+from cardtable.tricks import partner, team_of
+from cardtable.views import bot_seed
+
+
+@dataclasses.dataclass(frozen=True)
+class GuinoteOptions(Options):
+    cotos: int = 2                          # the match is won by the first pair to 1 or 2 cotos
+    points_per_coto: int = 3                # hands (partidas) to win a coto
+    cantes_per_win: str = "unlimited"       # "unlimited" | "one_per_player" after each trick won
+    vueltas_end: str = "claim"              # "claim" | "auto"
+    thirty_includes_ultimas: bool = True    # the 30 rule counts las diez de últimas
+    exchange_any_pinta: bool = False        # the 7 may be exchanged for a non-counting pinta too
+
+    def __post_init__(self) -> None:
+        check_choice("cotos", self.cotos, (1, 2))
+        check_positive_int("points_per_coto", self.points_per_coto, 99)
+        check_choice("cantes_per_win", self.cantes_per_win, ("unlimited", "one_per_player"))
+        check_choice("vueltas_end", self.vueltas_end, ("claim", "auto"))
+        check_bool("thirty_includes_ultimas", self.thirty_includes_ultimas)
+        check_bool("exchange_any_pinta", self.exchange_any_pinta)
+
+
+# ---------------------------------------------------------------- moves
+@dataclasses.dataclass(frozen=True)
+class Play:
+    card: SpanishCard
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": self.card.code}
+
+
+@dataclasses.dataclass(frozen=True)
+class Exchange:
+    card: SpanishCard   # the 7 of trumps
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exchange": self.card.code}
+
+
+@dataclasses.dataclass(frozen=True)
+class Cante:
+    suit: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cante": self.suit}
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    def to_json(self) -> dict[str, Any]:
+        return {"claim": True}
+
+
+Move = Play | Exchange | Cante | Claim
+
+
+def decode_move(data: Any) -> Move:
+    if isinstance(data, dict) and len(data) == 1:
+        try:
+            if "play" in data:
+                return Play(parse_spanish_card(data["play"]))
+            if "exchange" in data:
+                return Exchange(parse_spanish_card(data["exchange"]))
+        except CardError as exc:
+            raise MoveError(str(exc)) from None
+        if data.get("cante") in ("O", "C", "E", "B"):
+            return Cante(data["cante"])
+        if data.get("claim") is True:
+            return Claim()
+    raise MoveError(f"not a Guiñote move: {data!r}")
+
+
+# ---------------------------------------------------------------- the view
+@dataclasses.dataclass(frozen=True)
+class SungCante:
+    seat: int
+    suit: str | None      # None: a 20 sung in arrastre, hidden from this seat
+    points: int
+    trick: int            # sung after this many tricks
+
+
+@dataclasses.dataclass(frozen=True)
+class GuinoteView:
+    seat: int
+    options: GuinoteOptions
+    hand_number: int
+    dealer: int
+    mano: int
+    trump: str
+    pinta: SpanishCard | None        # the face-up card by the stock (or the 7 that replaced it)
+    pinta_taker: int | None          # who drew it in the last round
+    stock_count: int
+    exchange: tuple[int, SpanishCard] | None   # (seat, the pinta card it received)
+    to_move: int | None
+    hand: tuple[SpanishCard, ...]
+    counts: tuple[int, ...]
+    trick: tuple[tuple[int, SpanishCard], ...]
+    tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...]
+    winners: tuple[int, ...]
+    card_points: tuple[int, int]     # per pair, tricks won so far (las últimas once trick 10 is won)
+    cantes: tuple[SungCante, ...]
+    window_pair: int | None          # the pair that may exchange/sing/claim now
+    vueltas: bool
+    carry: tuple[int, int]
+    score: tuple[int, int]           # points (hands) in the current coto
+    cotos: tuple[int, int]
+    over: bool
+    legal: tuple
+    bot_seed: int
+
+    @property
+    def trick_number(self) -> int:
+        """The trick being played, 1-10."""
+        return len(self.tricks) + 1
+
+    @property
+    def arrastre(self) -> bool:
+        return len(self.tricks) >= rules.PHASE1_TRICKS
+
+    def cante_points(self, pair: int) -> int:
+        return sum(c.points for c in self.cantes if team_of(c.seat) == pair)
+
+    def total(self, pair: int) -> int:
+        """The pair's running total: carry + card points + cantes."""
+        return self.carry[pair] + self.card_points[pair] + self.cante_points(pair)
+
+    @property
+    def played(self) -> frozenset[SpanishCard]:
+        return frozenset(c for t in self.tricks for _, c in t) | {c for _, c in self.trick}
+
+
+# ---------------------------------------------------------------- the match
+class GuinoteMatch(Match):
+    game: ClassVar[str] = "guinote"
+    options_type: ClassVar[type[Options]] = GuinoteOptions
+    options: GuinoteOptions
+
+    def __init__(self, options: GuinoteOptions, seed: int) -> None:
+        super().__init__(options, seed)
+        self.score = [0, 0]
+        self.cotos = [0, 0]
+        self.finished = False
+        self.results: list[dict[str, Any]] = []
+        dealer = Rng(mix(self.seed, 0, 0x9D)).below(4)
+        self._deal(dealer, vueltas=False, carry=(0, 0))
+
+    def _deal(self, dealer: int, vueltas: bool, carry: tuple[int, int]) -> None:
+        self.hand += 1
+        deck = spanish_deck()
+        Rng(mix(self.seed, self.hand, 0x61)).shuffle(deck)
+        self.dealer = dealer
+        self.mano = (dealer + 1) % 4
+        self.hands: list[list[SpanishCard]] = [[], [], [], []]
+        for i in range(24):
+            self.hands[(self.mano + i) % 4].append(deck[i])
+        self.pinta: SpanishCard | None = deck[24]
+        self.trump = self.pinta.suit
+        self.stock: list[SpanishCard] = deck[25:]
+        self.pinta_taker: int | None = None
+        self.exchange: tuple[int, SpanishCard] | None = None
+        self.leader = self.mano
+        self.trick: list[tuple[int, SpanishCard]] = []
+        self.tricks: list[tuple[tuple[int, SpanishCard], ...]] = []
+        self.winners: list[int] = []
+        self.card_points = [0, 0]
+        self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
+        self.window_pair: int | None = None
+        self.window_singers: set[int] = set()
+        self.exchange_seat: int | None = None
+        self.vueltas = vueltas
+        self.carry = tuple(carry)
+        self._sort_hands()
+        self.log.append({"type": "deal", "hand": self.hand,
+                         "hands": [[c.code for c in h] for h in self.hands], "dealer": dealer,
+                         "mano": self.mano, "pinta": self.pinta.code, "stock": [c.code for c in self.stock],
+                         "vueltas": vueltas, "carry": list(carry)})
+
+    def _sort_hands(self) -> None:
+        for h in self.hands:
+            h.sort(key=lambda c: rules.sort_key(c, self.trump))
+
+    # -- whose turn
+    def to_move(self) -> int | None:
+        if self.finished:
+            return None
+        if not self.trick:
+            return self.leader
+        return (self.trick[-1][0] + 1) % 4
+
+    def optional_movers(self) -> list[int]:
+        if self.window_pair is None or self.finished:
+            return []
+        return [s for s in (self.window_pair, self.window_pair + 2) if self._optional(s)]
+
+    def _optional(self, seat: int) -> list[Move]:
+        if self.window_pair is None or team_of(seat) != self.window_pair:
+            return []
+        moves: list[Move] = []
+        if seat == self.exchange_seat:
+            moves.append(Exchange(rules_seven(self.trump)))
+        if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
+            sung = {suit for _, suit, _, _ in self.cantes}
+            moves.extend(Cante(suit) for suit in "OCEB" if suit not in sung and rules.can_sing(self.hands[seat], suit))
+        if self.vueltas and self.options.vueltas_end == "claim":
+            moves.append(Claim())
+        return moves
+
+    def _plays(self, seat: int) -> list[SpanishCard]:
+        hand = self.hands[seat]
+        if len(self.tricks) < rules.PHASE1_TRICKS:
+            return list(hand)
+        return rules.arrastre_plays(hand, self.trick, seat, self.trump)
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        to_move = self.to_move()
+        if to_move is None:
+            return []
+        seat = to_move if seat is None else seat
+        moves: list[Move] = [Play(c) for c in self._plays(seat)] if seat == to_move else []
+        return moves + self._optional(seat)
+
+    # -- checking and applying
+    def _check(self, move: Any, seat: int) -> None:
+        if isinstance(move, Play):
+            if seat != self.to_move():
+                raise IllegalMove("it is not your turn to play", "not_your_turn")
+            if move.card not in self.hands[seat]:
+                raise IllegalMove(f"{move.card} is not in your hand", "gn_not_in_hand", card=move.card.code)
+            if len(self.tricks) >= rules.PHASE1_TRICKS:
+                why = rules.refusal_reason(move.card, self.hands[seat], self.trick, seat, self.trump)
+                if why is not None:
+                    raise IllegalMove(why[0], why[1], **why[2])
+            return
+        if move not in self._optional(seat):
+            if isinstance(move, Exchange):
+                raise IllegalMove("the 7 of trumps may be exchanged only by the pair that has just won one "
+                                  "of the first four tricks, for a counting pinta", "gn_no_exchange")
+            if isinstance(move, Cante):
+                raise IllegalMove("a cante needs the Rey and the Sota of a suit not yet sung, right after "
+                                  "your pair wins a trick", "gn_no_cante", suit=move.suit)
+            if isinstance(move, Claim):
+                raise IllegalMove("you may claim only in a hand de vueltas, right after your pair wins a trick",
+                                  "gn_no_claim")
+            raise IllegalMove(f"not a Guiñote move: {move!r}")
+
+    def _apply(self, move: Move, seat: int) -> None:
+        if isinstance(move, Play):
+            self._play(seat, move.card)
+        elif isinstance(move, Exchange):
+            self._exchange(seat)
+        elif isinstance(move, Cante):
+            self.cantes.append((seat, move.suit, rules.cante_value(move.suit, self.trump), len(self.tricks)))
+            self.window_singers.add(seat)
+            self._auto_vueltas_check()
+        elif isinstance(move, Claim):
+            pair = team_of(seat)
+            right = self._total(pair) > rules.WIN_LINE
+            self._end_hand(winner=pair if right else 1 - pair, claim={"pair": pair, "right": right})
+
+    def _exchange(self, seat: int) -> None:
+        """Swap the 7 of trumps for the pinta. Draws were made at the end of the trick, so after the 4th
+        trick the pinta may already be in the last drawer's hand: the result is the same as exchanging
+        before the draw (the last drawer then takes the 7)."""
+        seven = rules_seven(self.trump)
+        pinta_card = self.pinta
+        self.hands[seat].remove(seven)
+        if self.pinta_taker is None:
+            self.hands[seat].append(pinta_card)
+            self.pinta = seven
+        else:
+            taker = self.pinta_taker
+            self.hands[taker].remove(pinta_card)
+            self.hands[taker].append(seven)
+            self.hands[seat].append(pinta_card)
+            self.pinta = seven
+        self.exchange = (seat, pinta_card)
+        self.exchange_seat = None
+        self._sort_hands()
+
+    def _play(self, seat: int, card: SpanishCard) -> None:
+        self.window_pair = None
+        self.window_singers = set()
+        self.exchange_seat = None
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < 4:
+            return
+        winner = self.trick[rules.winner_index(self.trick, self.trump)][0]
+        pair = team_of(winner)
+        self.card_points[pair] += sum(rules.points(c) for _, c in self.trick)
+        self.tricks.append(tuple(self.trick))
+        self.winners.append(winner)
+        self.trick = []
+        self.leader = winner
+        number = len(self.tricks)
+        if number == rules.TRICKS:
+            self.card_points[pair] += rules.ULTIMAS
+            self._end_hand(winner=None, claim=None, complete=True)
+            return
+        if number <= rules.PHASE1_TRICKS:
+            self.exchange_seat = self._exchange_candidate(pair)
+            self._draw(winner, number)
+        self.window_pair = pair
+        self._auto_vueltas_check()
+
+    def _exchange_candidate(self, pair: int) -> int | None:
+        if self.exchange is not None or not rules.exchange_allowed(self.pinta, self.options.exchange_any_pinta):
+            return None
+        seven = rules_seven(self.trump)
+        for seat in (pair, pair + 2):
+            if seven in self.hands[seat]:
+                return seat
+        return None
+
+    def _draw(self, winner: int, round_number: int) -> None:
+        for j in range(4):
+            seat = (winner + j) % 4
+            if round_number == rules.PHASE1_TRICKS and j == 3:
+                self.hands[seat].append(self.pinta)
+                self.pinta_taker = seat
+            else:
+                self.hands[seat].append(self.stock.pop(0))
+        self._sort_hands()
+
+    # -- totals and the end of a hand
+    def _cante_points(self, pair: int) -> int:
+        return sum(points for seat, _, points, _ in self.cantes if team_of(seat) == pair)
+
+    def _total(self, pair: int) -> int:
+        return self.carry[pair] + self.card_points[pair] + self._cante_points(pair)
+
+    def _auto_vueltas_check(self) -> None:
+        if not (self.vueltas and self.options.vueltas_end == "auto") or self.finished:
+            return
+        over = [pair for pair in (0, 1) if self._total(pair) > rules.WIN_LINE]
+        if over:
+            self._end_hand(winner=over[0], claim=None)
+
+    def _end_hand(self, winner: int | None, claim: dict | None, complete: bool = False) -> None:
+        totals = [self._total(0), self._total(1)]
+        ultimas = team_of(self.winners[-1]) if complete else None
+        if complete:
+            thirty = list(self.card_points)
+            if not self.options.thirty_includes_ultimas:
+                thirty[ultimas] -= rules.ULTIMAS
+            winner = rules.decide_hand(totals, thirty, ultimas, thirty_rule=not self.vueltas)
+        coto_done = False
+        if winner is not None:
+            self.score[winner] += 1
+            if self.score[winner] >= self.options.points_per_coto:
+                self.cotos[winner] += 1
+                coto_done = True
+        record = {
+            "type": "hand_end", "hand": self.hand, "points": list(self.card_points),
+            "cantes": [self._cante_points(0), self._cante_points(1)], "ultimas": ultimas,
+            "totals": totals, "winner": winner, "claim": claim, "score": list(self.score),
+            "cotos": list(self.cotos),
+        }
+        self.log.append(record)
+        self.results.append(record)
+        self.window_pair = None
+        self.exchange_seat = None
+        last_winner = self.winners[-1] if self.winners else self.leader
+        if coto_done:
+            self.score = [0, 0]
+        if winner is not None and self.cotos[winner] >= self.options.cotos:
+            self.finished = True
+            self.log.append({"type": "match_end", "winner": winner, "cotos": list(self.cotos),
+                             "hands": self.hand})
+            return
+        vueltas = winner is None
+        self._deal(last_winner, vueltas=vueltas, carry=tuple(totals) if vueltas else (0, 0))
+
+    # -- views
+    def view(self, seat: int) -> GuinoteView:
+        cantes = []
+        for singer, suit, points, after in self.cantes:
+            hidden = (after > rules.PHASE1_TRICKS and points == 20 and team_of(singer) != team_of(seat))
+            cantes.append(SungCante(singer, None if hidden else suit, points, after))
+        return GuinoteView(
+            seat=seat, options=self.options, hand_number=self.hand, dealer=self.dealer, mano=self.mano,
+            trump=self.trump, pinta=self.pinta,
+            pinta_taker=self.pinta_taker, stock_count=len(self.stock) + (1 if self.pinta_taker is None else 0),
+            exchange=self.exchange, to_move=self.to_move(), hand=tuple(self.hands[seat]),
+            counts=tuple(len(h) for h in self.hands), trick=tuple(self.trick), tricks=tuple(self.tricks),
+            winners=tuple(self.winners), card_points=(self.card_points[0], self.card_points[1]),
+            cantes=tuple(cantes), window_pair=self.window_pair, vueltas=self.vueltas,
+            carry=(self.carry[0], self.carry[1]), score=(self.score[0], self.score[1]),
+            cotos=(self.cotos[0], self.cotos[1]), over=self.finished,
+            legal=tuple(self.legal_moves(seat)), bot_seed=bot_seed(self.seed, len(self.moves), seat))
+
+    def clone(self) -> GuinoteMatch:
+        twin = GuinoteMatch.__new__(GuinoteMatch)
+        twin.__dict__.update(self.__dict__)
+        twin.moves = list(self.moves)
+        twin.log = list(self.log)
+        twin.score, twin.cotos = list(self.score), list(self.cotos)
+        twin.results = list(self.results)
+        twin.hands = [list(h) for h in self.hands]
+        twin.stock = list(self.stock)
+        twin.trick = list(self.trick)
+        twin.tricks = list(self.tricks)
+        twin.winners = list(self.winners)
+        twin.card_points = list(self.card_points)
+        twin.cantes = list(self.cantes)
+        twin.window_singers = set(self.window_singers)
+        return twin
+
+    def summary(self) -> str:
+        state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"
+        return (f"Guiñote · {state} · cotos {self.cotos[0]}-{self.cotos[1]} · "
+                f"hands {self.score[0]}-{self.score[1]}")
+
+    def progress(self) -> dict[str, Any]:
+        return {"over": self.finished, "hand": self.hand, "trick": len(self.tricks) + 1,
+                "us": self.score[0], "them": self.score[1], "cotos_us": self.cotos[0],
+                "cotos_them": self.cotos[1]}
+
+    @classmethod
+    def decode_move(cls, data: Any) -> Move:
+        return decode_move(data)
+
+
+def rules_seven(trump: str) -> SpanishCard:
+    return SpanishCard(rules.SEVEN, trump)
