@@ -413,3 +413,15 @@ def test_move_encodings():
     assert Cante("O").to_json() == {"cante": "O"} and Claim().to_json() == {"claim": True}
     assert decode_move({"exchange": "7B"}).to_json() == {"exchange": "7B"}
     assert partner(1) == 3
+
+
+def test_hand_reasons():
+    base = {"claim": None, "winner": 0, "totals": [105, 85], "points": [85, 45], "ultimas": 0}
+    assert rules.hand_reason(base) == "over_100"
+    assert rules.hand_reason({**base, "totals": [120, 110], "points": [60, 70], "ultimas": 1, "winner": 1}) == "ultimas"
+    thirty = {**base, "totals": [105, 150], "points": [25, 105], "winner": 1}
+    assert rules.hand_reason(thirty) == "thirty"
+    assert rules.hand_reason({**thirty, "winner": 0}, vueltas=True) == "ultimas"
+    assert rules.hand_reason({**base, "winner": None, "totals": [90, 60]}) == "vueltas"
+    assert rules.hand_reason({**base, "claim": {"pair": 0, "right": False}, "winner": 1}) == "claim_wrong"
+    assert rules.hand_reason({**base, "claim": {"pair": 0, "right": True}}) == "claim_right"

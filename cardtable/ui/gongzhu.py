@@ -11,9 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, RadioButton, RadioSet, Static
 
 from cardtable import i18n
@@ -26,6 +24,7 @@ from cardtable.i18n import t
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.widgets import HandView
 
 i18n.register(
     en={
@@ -205,72 +204,6 @@ class TrickView(Static):
                               style="bold"))
         lines.append(Text(status, style="bold" if winner is None else ""))
         self.update(Text("\n").join(lines))
-
-
-class HandView(Widget, can_focus=True):
-    """The human's cards: a cursor, a lifted card, unplayable cards dimmed; mouse clicks work too."""
-
-    DEFAULT_CSS = "HandView { height: 3; width: 100%; content-align: center middle; }"
-    SLOT = 4
-
-    cursor: reactive[int] = reactive(0)
-    lifted: reactive[int | None] = reactive(None)
-    revealed: reactive[int] = reactive(13)
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.cards: tuple[Card, ...] = ()
-        self.playable: frozenset[Card] = frozenset()
-        self.style_name = "colour"
-
-    def set_cards(self, cards: tuple[Card, ...], playable: frozenset[Card], style: str) -> None:
-        if cards != self.cards:
-            old = self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
-            self.cards = cards
-            self.lifted = None
-            self.cursor = cards.index(old) if old in cards else min(self.cursor, max(0, len(cards) - 1))
-        self.playable = playable
-        self.style_name = style
-        self.refresh()
-
-    @property
-    def current(self) -> Card | None:
-        return self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
-
-    def _offset(self) -> int:
-        return max(0, (self.size.width - self.SLOT * len(self.cards)) // 2)
-
-    def render(self) -> Text:
-        shown = self.cards[: self.revealed]
-        pad = " " * self._offset()
-        top, middle, bottom = Text(pad), Text(pad), Text(pad)
-        for i, card in enumerate(shown):
-            dim = bool(self.playable) and card not in self.playable or not self.playable
-            text = card_text(card, self.style_name, dim=dim, selected=i == self.cursor and self.has_focus,
-                             width=3)
-            blank = Text(" " * self.SLOT)
-            if i == self.lifted:
-                top.append_text(text)
-                top.append(" ")
-                middle.append_text(blank)
-            else:
-                top.append_text(blank)
-                middle.append_text(text)
-                middle.append(" ")
-            bottom.append(("▲" if i == self.cursor else " ").center(3) + " ", style="bold")
-        return Text("\n").join([top, middle, bottom])
-
-    def on_click(self, event: events.Click) -> None:
-        index = (event.x - self._offset()) // self.SLOT
-        if 0 <= index < len(self.cards):
-            self.cursor = index
-            self.screen.action_choose()
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
 
 
 # ---------------------------------------------------------------- modal screens
@@ -547,7 +480,7 @@ class GongZhuScreen(GameScreen):
             yield TrickView(id="gz-trick")
             yield SeatPanel(id="gz-east")
         yield Static(id="gz-me")
-        yield HandView(id="gz-hand")
+        yield HandView(card_text, id="gz-hand")
         yield Static(id="gz-status")
         yield Footer()
 

@@ -121,3 +121,23 @@ def decide_hand(totals: Sequence[int], card_points: Sequence[int], ultimas: int 
         if len(short) == 1:
             return 1 - short[0]
     return ultimas
+
+
+def hand_reason(record: dict, thirty_includes_ultimas: bool = True, vueltas: bool = False) -> str:
+    """Why a hand_end record came out as it did: ``claim_right``, ``claim_wrong``, ``over_100`` (one
+    pair past 100), ``thirty`` (both past 100, one under 30 without cantes), ``ultimas`` (both past
+    100, las últimas decide) or ``vueltas`` (nobody past 100). The 30 rule is not used in a hand
+    de vueltas."""
+    if record["claim"] is not None:
+        return "claim_right" if record["claim"]["right"] else "claim_wrong"
+    if record["winner"] is None:
+        return "vueltas"
+    totals = record["totals"]
+    if sum(1 for t in totals if t > WIN_LINE) < 2:
+        return "over_100"
+    thirty = list(record["points"])
+    if record["ultimas"] is not None and not thirty_includes_ultimas:
+        thirty[record["ultimas"]] -= ULTIMAS
+    if not vueltas and any(p < THIRTY for p in thirty) and not all(p < THIRTY for p in thirty):
+        return "thirty"
+    return "ultimas"

@@ -11,7 +11,7 @@ from cardtable.engine import (IllegalMove, Match, MoveError, Options, check_bool
                               check_positive_int)
 from cardtable.games.guinote import rules
 from cardtable.rng import Rng, mix
-from cardtable.tricks import partner, team_of
+from cardtable.tricks import team_of
 from cardtable.views import bot_seed
 
 

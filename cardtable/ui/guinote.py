@@ -1,0 +1,818 @@
+"""The Guiñote table: setup, pinta and stock, cantes and the 7 exchange (pre-armable), arrastre,
+claims in a hand de vueltas, the end-of-hand summary and the match end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Static
+
+from cardtable import i18n
+from cardtable.cards import SpanishCard, parse_spanish_card
+from cardtable.engine import OptionError, check_seed
+from cardtable.games.guinote import rules
+from cardtable.games.guinote.bots import NormalBot
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, Play
+from cardtable.i18n import t
+from cardtable.tricks import team_of
+from cardtable.ui.bindings import translate_bindings
+from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
+from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.widgets import HandView
+
+SUITS = "OCEB"
+RANK_NAMES = {1: "As", 10: "Sota", 11: "Caballo", 12: "Rey"}
+
+i18n.register(
+    en={
+        "gn_title": "Guiñote",
+        "gn_seat_0": "You", "gn_seat_1": "Right", "gn_seat_2": "Partner", "gn_seat_3": "Left",
+        "gn_suit_O": "oros", "gn_suit_C": "copas", "gn_suit_E": "espadas", "gn_suit_B": "bastos",
+        "gn_card": "{rank} of {suit}",
+        "gn_setup": "New Guiñote game",
+        "gn_cotos": "Match",
+        "gn_one_coto": "1 coto", "gn_two_cotos": "2 cotos",
+        "gn_vueltas": "De vueltas",
+        "gn_vueltas_claim": "ends by a claim", "gn_vueltas_auto": "ends at 100 (auto)",
+        "gn_cantes": "Cantes",
+        "gn_cantes_unlimited": "several per trick", "gn_cantes_one": "one per player",
+        "gn_deal": "Deal",
+        "gn_cards": "{n} cards",
+        "gn_trump": "Trump: {suit}",
+        "gn_pinta": "Pinta",
+        "gn_stock": "stock {n}",
+        "gn_taken_by": "taken by {name}",
+        "gn_exchanged": "{name} exchanged the 7",
+        "gn_us": "Us", "gn_them": "Them",
+        "gn_points_line": "{cards} + cantes {cantes}{carry} = {total}",
+        "gn_carry": " + carried {carry}",
+        "gn_hand_label": "Hand {hand} · hands {us}–{them} · cotos {cu}–{ct}",
+        "gn_de_vueltas": "de vueltas",
+        "gn_your_turn": "Your turn",
+        "gn_to_play": "{name} to play",
+        "gn_takes": "{name} takes the trick",
+        "gn_you_take": "You take the trick",
+        "gn_sang": "{name} sings {points}{suit}",
+        "gn_hidden": "20 (?)",
+        "gn_armed": "armed",
+        "gn_exchange_key": "p: exchange the 7",
+        "gn_cante_keys": "sing:",
+        "gn_claim_title": "Claim?",
+        "gn_claim_text": "Your pair has {total} points (cards {cards}, cantes {cantes}, carried {carry}). "
+                         "Claim that you have passed 100? A wrong claim loses the hand.",
+        "gn_claim_yes": "Claim", "gn_claim_no": "Play on",
+        "gn_summary": "Hand {hand}",
+        "gn_winner_us": "Your pair wins the hand", "gn_winner_them": "They win the hand",
+        "gn_no_winner": "Nobody passed 100: the next hand is de vueltas",
+        "gn_reason_over_100": "more than 100 points",
+        "gn_reason_thirty": "both passed 100, but one pair had under 30 without cantes",
+        "gn_reason_ultimas": "both passed 100: las diez de últimas decide",
+        "gn_reason_claim_right": "a right claim",
+        "gn_reason_claim_wrong": "a wrong claim",
+        "gn_reason_vueltas": "nobody passed 100",
+        "gn_row_cards": "card points", "gn_row_cantes": "cantes", "gn_row_carry": "carried",
+        "gn_row_total": "total", "gn_row_ultimas": "las últimas",
+        "gn_score": "Hands in this coto: {us}–{them} · cotos {cu}–{ct}",
+        "gn_next_hand": "Next hand",
+        "gn_continue_later": "Continue later",
+        "gn_match_over": "Match over",
+        "gn_match_us": "You and your partner win the match!",
+        "gn_match_them": "Your opponents win the match.",
+        "gn_new_game": "New game", "gn_home": "Home",
+        "gn_last_trick": "Last trick",
+        "gn_no_last_trick": "No trick has been played yet in this hand.",
+        "gn_hint": "Hint: {card}",
+        "gn_hint_cante": "Hint: sing in {suit} (press its letter)",
+        "gn_hint_exchange": "Hint: exchange the 7 for the pinta (press p)",
+        "gn_play": "Play",
+        "gn_pinta_key": "Pinta",
+        "gn_reveal": "Reveal 20",
+        "gn_revealed": "Your partner's 20: {suit}",
+        "gn_nothing_hidden": "Your partner has no hidden 20.",
+        "gn_not_in_hand": "{card} is not in your hand.",
+        "gn_must_follow": "You must follow suit ({suit}).",
+        "gn_must_beat": "You must beat the {card} with a higher {suit}.",
+        "gn_must_overtrump": "You must over-trump the {card}.",
+        "gn_must_trump": "You have no {lead}: you must trump ({suit}).",
+        "gn_no_exchange": "The 7 of trumps can be exchanged only by the pair that just won one of the "
+                          "first four tricks.",
+        "gn_no_cante": "No cante in {suit} now.",
+        "gn_no_claim": "You may claim only de vueltas, right after your pair wins a trick.",
+        "gn_exchange_armed": "The exchange of the 7 is armed: it fires as soon as it is allowed.",
+        "gn_exchange_disarmed": "Exchange of the 7 cancelled.",
+        "gn_cante_armed": "Cante in {suit} armed: it fires as soon as it is allowed.",
+        "gn_cante_disarmed": "Cante in {suit} cancelled.",
+    },
+    es={
+        "gn_title": "Guiñote",
+        "gn_seat_0": "Tú", "gn_seat_1": "Derecha", "gn_seat_2": "Compañero", "gn_seat_3": "Izquierda",
+        "gn_suit_O": "oros", "gn_suit_C": "copas", "gn_suit_E": "espadas", "gn_suit_B": "bastos",
+        "gn_card": "{rank} de {suit}",
+        "gn_setup": "Partida nueva de Guiñote",
+        "gn_cotos": "Partida",
+        "gn_one_coto": "1 coto", "gn_two_cotos": "2 cotos",
+        "gn_vueltas": "De vueltas",
+        "gn_vueltas_claim": "se acaba al cantar que se pasa", "gn_vueltas_auto": "se acaba al pasar de 100",
+        "gn_cantes": "Cantes",
+        "gn_cantes_unlimited": "varios por baza", "gn_cantes_one": "uno por jugador",
+        "gn_deal": "Repartir",
+        "gn_cards": "{n} cartas",
+        "gn_trump": "Triunfo: {suit}",
+        "gn_pinta": "Pinta",
+        "gn_stock": "mazo {n}",
+        "gn_taken_by": "la robó {name}",
+        "gn_exchanged": "{name} cambió el 7",
+        "gn_us": "Nosotros", "gn_them": "Ellos",
+        "gn_points_line": "{cards} + cantes {cantes}{carry} = {total}",
+        "gn_carry": " + de antes {carry}",
+        "gn_hand_label": "Mano {hand} · manos {us}–{them} · cotos {cu}–{ct}",
+        "gn_de_vueltas": "de vueltas",
+        "gn_your_turn": "Te toca",
+        "gn_to_play": "Juega {name}",
+        "gn_takes": "{name} se lleva la baza",
+        "gn_you_take": "Te llevas la baza",
+        "gn_sang": "{name} canta {points}{suit}",
+        "gn_hidden": "20 (?)",
+        "gn_armed": "marcado",
+        "gn_exchange_key": "p: cambiar el 7",
+        "gn_cante_keys": "cantar:",
+        "gn_claim_title": "¿Cantar que pasáis?",
+        "gn_claim_text": "Tu pareja lleva {total} tantos (cartas {cards}, cantes {cantes}, de antes {carry}). "
+                         "¿Anunciar que habéis pasado de 100? Si no es cierto, perdéis la mano.",
+        "gn_claim_yes": "Anunciar", "gn_claim_no": "Seguir jugando",
+        "gn_summary": "Mano {hand}",
+        "gn_winner_us": "Tu pareja gana la mano", "gn_winner_them": "Ganan ellos la mano",
+        "gn_no_winner": "Nadie pasa de 100: la siguiente mano es de vueltas",
+        "gn_reason_over_100": "más de 100 tantos",
+        "gn_reason_thirty": "las dos parejas pasan de 100, pero una no llega a 30 sin cantes",
+        "gn_reason_ultimas": "las dos pasan de 100: deciden las diez de últimas",
+        "gn_reason_claim_right": "anunció bien que pasaba",
+        "gn_reason_claim_wrong": "anunció que pasaba y no era cierto",
+        "gn_reason_vueltas": "nadie pasa de 100",
+        "gn_row_cards": "tantos de cartas", "gn_row_cantes": "cantes", "gn_row_carry": "de antes",
+        "gn_row_total": "total", "gn_row_ultimas": "las últimas",
+        "gn_score": "Manos en este coto: {us}–{them} · cotos {cu}–{ct}",
+        "gn_next_hand": "Siguiente mano",
+        "gn_continue_later": "Seguir luego",
+        "gn_match_over": "Fin de la partida",
+        "gn_match_us": "¡Tu compañero y tú ganáis la partida!",
+        "gn_match_them": "Ganan la partida vuestros rivales.",
+        "gn_new_game": "Partida nueva", "gn_home": "Inicio",
+        "gn_last_trick": "Última baza",
+        "gn_no_last_trick": "Aún no se ha jugado ninguna baza en esta mano.",
+        "gn_hint": "Pista: {card}",
+        "gn_hint_cante": "Pista: canta en {suit} (pulsa su letra)",
+        "gn_hint_exchange": "Pista: cambia el 7 por la pinta (pulsa p)",
+        "gn_play": "Jugar",
+        "gn_pinta_key": "Pinta",
+        "gn_reveal": "Ver el 20",
+        "gn_revealed": "El 20 de tu compañero: {suit}",
+        "gn_nothing_hidden": "Tu compañero no tiene ningún 20 oculto.",
+        "gn_not_in_hand": "No tienes el {card}.",
+        "gn_must_follow": "Tienes que asistir ({suit}).",
+        "gn_must_beat": "Tienes que montar al {card} con un {suit} más alto.",
+        "gn_must_overtrump": "Tienes que montar al {card} con un triunfo más alto.",
+        "gn_must_trump": "No tienes {lead}: tienes que fallar ({suit}).",
+        "gn_no_exchange": "El 7 de triunfo solo lo cambia la pareja que acaba de ganar una de las cuatro "
+                          "primeras bazas.",
+        "gn_no_cante": "Ahora no puedes cantar en {suit}.",
+        "gn_no_claim": "Solo se anuncia de vueltas, justo después de que tu pareja gane una baza.",
+        "gn_exchange_armed": "Cambio del 7 marcado: se hará en cuanto se pueda.",
+        "gn_exchange_disarmed": "Cambio del 7 anulado.",
+        "gn_cante_armed": "Cante en {suit} marcado: se hará en cuanto se pueda.",
+        "gn_cante_disarmed": "Cante en {suit} anulado.",
+    },
+)
+
+
+def seat_name(seat: int) -> str:
+    return t(f"gn_seat_{seat}")
+
+
+def suit_name(suit: str) -> str:
+    return t(f"gn_suit_{suit}")
+
+
+def card_name(card: SpanishCard) -> str:
+    return t("gn_card", rank=RANK_NAMES.get(card.rank, str(card.rank)), suit=suit_name(card.suit))
+
+
+def suit_text(suit: str) -> Text:
+    return Text(suit_name(suit), style=f"bold {SPANISH_COLOURS[suit]}")
+
+
+def cantes_text(view: GuinoteView, seat: int, revealed: bool) -> Text:
+    text = Text()
+    for cante in view.cantes:
+        if cante.seat != seat:
+            continue
+        if text:
+            text.append(" ")
+        hidden = cante.suit is None or (team_of(cante.seat) == team_of(view.seat) and cante.seat != view.seat
+                                        and cante.points == 20 and cante.trick > rules.PHASE1_TRICKS
+                                        and not revealed)
+        if hidden:
+            text.append(t("gn_hidden"), style="bold")
+        else:
+            text.append(f"{cante.points} ", style="bold")
+            text.append_text(suit_text(cante.suit))
+    return text
+
+
+# ---------------------------------------------------------------- widgets
+class SeatPanel(Static):
+    DEFAULT_CSS = """
+    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
+    SeatPanel.to-move { border: round $accent; }
+    SeatPanel.partner { border: round $success-darken-1; }
+    SeatPanel.partner.to-move { border: round $accent; }
+    """
+
+    def show_seat(self, view: GuinoteView, seat: int, count: int, revealed: bool) -> None:
+        self.border_title = seat_name(seat)
+        self.set_class(view.to_move == seat, "to-move")
+        self.set_class(seat == 2, "partner")
+        body = Text(t("gn_cards", n=count))
+        won = sum(1 for w in view.winners if w == seat)
+        if won:
+            body.append(f" · {won} ✓")
+        sung = cantes_text(view, seat, revealed)
+        if sung:
+            body.append("\n")
+            body.append_text(sung)
+        if view.pinta_taker == seat:
+            body.append(f"\n{t('gn_pinta')} ✓", style="dim")
+        self.update(body)
+
+
+class TablePanel(Static):
+    """The pinta by the stock, the trump suit and the count of cards left."""
+
+    DEFAULT_CSS = "TablePanel { border: round $warning-darken-2; padding: 0 1; height: 100%; width: 30; }"
+
+    def show_table(self, view: GuinoteView, style: str, armed: bool) -> None:
+        self.border_title = t("gn_pinta")
+        body = Text()
+        body.append_text(spanish_text(view.pinta, style, width=2, dim=view.pinta_taker is not None))
+        body.append(f"  {card_name(view.pinta)}\n")
+        body.append(t("gn_trump", suit="") )
+        body.append_text(suit_text(view.trump))
+        body.append(f"  {t('gn_stock', n=view.stock_count)}")
+        if view.pinta_taker is not None:
+            body.append(f"\n{t('gn_taken_by', name=seat_name(view.pinta_taker))}", style="dim")
+        elif view.exchange is not None:
+            body.append(f"\n{t('gn_exchanged', name=seat_name(view.exchange[0]))}", style="dim")
+        elif armed:
+            body.append(f"\n{t('gn_exchange_key')} · {t('gn_armed')}", style="bold reverse")
+        self.update(body)
+
+
+class TrickView(Static):
+    DEFAULT_CSS = "TrickView { height: 100%; content-align: center middle; text-align: center; }"
+
+    def show_trick(self, view: GuinoteView, style: str, status: str) -> None:
+        trick, winner = view.trick, None
+        if not trick and view.tricks:
+            trick, winner = view.tricks[-1], view.winners[-1]
+        cards = dict(trick)
+        top = trick[rules.winner_index(trick, view.trump)][0] if trick else None
+
+        def slot(seat: int) -> Text:
+            if seat not in cards:
+                return Text(" ·", style="grey30")
+            return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
+
+        lines = [Text(seat_name(2), style="dim"), slot(2), Text(""),
+                 Text.assemble(Text(f"{seat_name(3)} "), slot(3), Text("        "), slot(1), Text(f" {seat_name(1)}")),
+                 Text(""), slot(0), Text(seat_name(0), style="dim")]
+        if winner is not None:
+            lines.append(Text(t("gn_you_take") if winner == 0 else t("gn_takes", name=seat_name(winner)),
+                              style="bold"))
+        lines.append(Text(status, style="bold" if winner is None else ""))
+        self.update(Text("\n").join(lines))
+
+
+# ---------------------------------------------------------------- modal screens
+class GuinoteSetup(ModalScreen):
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    DEFAULT_CSS = "GuinoteSetup .dialog { width: 76; }"
+
+    def compose(self) -> ComposeResult:
+        rows = (("gn_cotos", "gn-cotos", (("gn_one_coto", "1", False), ("gn_two_cotos", "2", True))),
+                ("gn_vueltas", "gn-vueltas", (("gn_vueltas_claim", "claim", True), ("gn_vueltas_auto", "auto", False))),
+                ("gn_cantes", "gn-cantes", (("gn_cantes_unlimited", "unlimited", True),
+                                            ("gn_cantes_one", "one_per_player", False))),
+                ("cpu_level", "gn-level", (("level_easy", "easy", False), ("level_normal", "normal", True))))
+        with Vertical(classes="dialog"):
+            yield Label(t("gn_setup"), classes="dialog-title")
+            for label, set_id, choices in rows:
+                with Horizontal(classes="form-row"):
+                    yield Label(t(label), classes="form-label")
+                    with RadioSet(id=set_id, classes="inline"):
+                        for text, name, value in choices:
+                            yield RadioButton(t(text), value=value, name=name)
+            with Horizontal(classes="form-row"):
+                yield Label(t("game_number"), classes="form-label")
+                yield Input(placeholder=t("game_number_help"), id="gn-seed", restrict=r"[0-9]*", max_length=20)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("cancel"), id="gn-cancel")
+                yield Button(t("gn_deal"), id="gn-deal", variant="primary")
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
+        self.query_one("#gn-deal", Button).focus()
+
+    def _choice(self, set_id: str, default: str) -> str:
+        pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
+        return pressed.name if pressed is not None else default
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_deal()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "gn-deal":
+            self.action_deal()
+        else:
+            self.action_cancel()
+
+    def action_deal(self) -> None:
+        raw = self.query_one("#gn-seed", Input).value.strip()
+        try:
+            seed = check_seed(raw) if raw else None
+        except OptionError:
+            self.notify(t("bad_game_number"), severity="error")
+            return
+        options = GuinoteOptions(cotos=int(self._choice("gn-cotos", "2")),
+                                 vueltas_end=self._choice("gn-vueltas", "claim"),
+                                 cantes_per_win=self._choice("gn-cantes", "unlimited"))
+        self.dismiss((options, seed, self._choice("gn-level", "normal")))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ClaimScreen(ModalScreen[bool]):
+    BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
+    DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
+
+    def __init__(self, view: GuinoteView) -> None:
+        super().__init__()
+        self.view_ = view
+
+    def compose(self) -> ComposeResult:
+        view, pair = self.view_, team_of(self.view_.seat)
+        with Vertical(classes="dialog"):
+            yield Label(t("gn_claim_title"), classes="dialog-title")
+            yield Label(t("gn_claim_text", total=view.total(pair), cards=view.card_points[pair],
+                          cantes=view.cante_points(pair), carry=view.carry[pair]))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gn_claim_no"), id="no")
+                yield Button(t("gn_claim_yes"), id="yes", variant="warning")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class SummaryScreen(ModalScreen[str]):
+    """The end of a hand: who won and why, points of each pair, partidas and cotos."""
+
+    BINDINGS = [Binding("n,enter", "next", "gn_next_hand"), Binding("escape", "later", "gn_continue_later")]
+    DEFAULT_CSS = "SummaryScreen .dialog { width: 66; }"
+
+    def __init__(self, record: dict, deal: dict, options: GuinoteOptions, match_over: bool) -> None:
+        super().__init__()
+        self.record = record
+        self.deal = deal
+        self.options = options
+        self.match_over = match_over
+
+    def compose(self) -> ComposeResult:
+        record = self.record
+        reason = rules.hand_reason(record, self.options.thirty_includes_ultimas, self.deal["vueltas"])
+        if record["winner"] is None:
+            headline = Text(t("gn_no_winner"), style="bold yellow")
+        else:
+            headline = Text(t("gn_winner_us") if record["winner"] == 0 else t("gn_winner_them"),
+                            style="bold green" if record["winner"] == 0 else "bold red")
+            headline.append(f" — {t('gn_reason_' + reason)}", style="")
+        table = Table(expand=False, pad_edge=False)
+        table.add_column("")
+        table.add_column(t("gn_us"), justify="right")
+        table.add_column(t("gn_them"), justify="right")
+        carry = self.deal["carry"]
+        table.add_row(t("gn_row_cards"), *(str(p) for p in record["points"]))
+        table.add_row(t("gn_row_cantes"), *(str(c) for c in record["cantes"]))
+        if self.deal["vueltas"]:
+            table.add_row(t("gn_row_carry"), *(str(c) for c in carry))
+        table.add_row(Text(t("gn_row_total"), style="bold"), *(Text(str(v), style="bold") for v in record["totals"]))
+        if record["ultimas"] is not None:
+            table.add_row(t("gn_row_ultimas"), *("+10" if record["ultimas"] == p else "" for p in (0, 1)))
+        score = t("gn_score", us=record["score"][0], them=record["score"][1], cu=record["cotos"][0],
+                  ct=record["cotos"][1])
+        with Vertical(classes="dialog"):
+            yield Label(t("gn_summary", hand=record["hand"]) + (f" · {t('gn_de_vueltas')}" if self.deal["vueltas"] else ""),
+                        classes="dialog-title")
+            yield Label(headline)
+            yield Static(table)
+            yield Label(score)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gn_continue_later"), id="later")
+                yield Button(t("gn_match_over") if self.match_over else t("gn_next_hand"), id="next",
+                             variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#next", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_next(self) -> None:
+        self.dismiss("next")
+
+    def action_later(self) -> None:
+        self.dismiss("later")
+
+
+class MatchEndScreen(ModalScreen[str]):
+    BINDINGS = [Binding("n", "new", "gn_new_game"), Binding("escape,h,enter", "home", "gn_home")]
+    DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
+
+    def __init__(self, record: dict) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        us = self.record["winner"] == 0
+        with Vertical(classes="dialog"):
+            yield Label(t("gn_match_over"), classes="dialog-title")
+            yield Label(Text(t("gn_match_us") if us else t("gn_match_them"), style="bold green" if us else "bold red"))
+            yield Label(f"cotos {self.record['cotos'][0]}–{self.record['cotos'][1]}")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gn_home"), id="home")
+                yield Button(t("gn_new_game"), id="new", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_new(self) -> None:
+        self.dismiss("new")
+
+    def action_home(self) -> None:
+        self.dismiss("home")
+
+
+class LastTrickScreen(ModalScreen):
+    BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]
+    DEFAULT_CSS = "LastTrickScreen .dialog { width: 44; }"
+
+    def __init__(self, view: GuinoteView, style: str) -> None:
+        super().__init__()
+        self.view_ = view
+        self.style_name = style
+
+    def compose(self) -> ComposeResult:
+        view = self.view_
+        with Vertical(classes="dialog"):
+            yield Label(t("gn_last_trick"), classes="dialog-title")
+            if not view.tricks:
+                yield Label(t("gn_no_last_trick"))
+            else:
+                text = Text()
+                for seat, card in view.tricks[-1]:
+                    text.append(f"{seat_name(seat):<11}")
+                    text.append_text(spanish_text(card, self.style_name, width=2))
+                    text.append(f"  {card_name(card)}\n")
+                text.append(t("gn_takes", name=seat_name(view.winners[-1])), style="bold")
+                yield Static(text)
+
+
+# ---------------------------------------------------------------- the table
+class GuinoteScreen(GameScreen):
+    BINDINGS = [
+        Binding("left", "move(-1)", "←", show=False),
+        Binding("right", "move(1)", "→", show=False),
+        Binding("up", "lift", "Lift", show=False),
+        Binding("down", "lower", "Lower", show=False),
+        Binding("enter,space", "choose", "gn_play"),
+        Binding("p", "pinta", "gn_pinta_key"),
+        Binding("o", "cante('O')", "oros", show=False),
+        Binding("c", "cante('C')", "copas", show=False),
+        Binding("e", "cante('E')", "espadas", show=False),
+        Binding("b", "cante('B')", "bastos", show=False),
+        Binding("v", "reveal", "gn_reveal", show=False),
+        Binding("l", "last_trick", "gn_last_trick"),
+        Binding("h", "hint", "hint"),
+        Binding("r", "rules", "rules", show=False),
+        Binding("escape", "continue_later", "gn_continue_later"),
+        Binding("question_mark", "app.help", "help"),
+    ]
+    DEFAULT_CSS = """
+    GuinoteScreen #gn-top { height: 5; }
+    GuinoteScreen #gn-north { width: 1fr; }
+    GuinoteScreen #gn-middle { height: 1fr; }
+    GuinoteScreen #gn-west, GuinoteScreen #gn-east { width: 20; }
+    GuinoteScreen #gn-trick { width: 1fr; }
+    GuinoteScreen #gn-score { height: 2; padding: 0 1; }
+    GuinoteScreen #gn-status { height: 1; padding: 0 1; color: $warning; }
+    """
+
+    @classmethod
+    def setup_screen(cls) -> GuinoteSetup:
+        return GuinoteSetup()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.status = ""
+        self.pending_results: dict | None = None
+        self.pending_match_end: dict | None = None
+        self.armed_exchange = False
+        self.armed_cantes: set[str] = set()
+        self.revealed = False
+        self.claim_open = False
+        self._claim_asked: tuple[int, int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="gn-top"):
+            yield SeatPanel(id="gn-north")
+            yield TablePanel(id="gn-table")
+        with Horizontal(id="gn-middle"):
+            yield SeatPanel(id="gn-west")
+            yield TrickView(id="gn-trick")
+            yield SeatPanel(id="gn-east")
+        yield Static(id="gn-score")
+        yield HandView(spanish_text, id="gn-hand")
+        yield Static(id="gn-status")
+        yield Footer()
+
+    @property
+    def style_name(self) -> str:
+        return self.app.settings.card_style
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
+        self.title = t("gn_title")
+        self.query_one(HandView).focus()
+        if self.fresh:
+            self.autosave(quiet=True)
+        elif self.match.is_over():
+            self.pending_match_end = self.match.log[-1]
+        self.refresh_table()
+        self.advance()
+
+    # -- flow
+    def cpu_may_move(self) -> bool:
+        return not (self.pending_results or self.pending_match_end or self.claim_open
+                    or self._should_ask_claim())
+
+    def armed_move(self) -> Any:
+        legal = self.match.legal_moves(HUMAN) if HUMAN in self.match.optional_movers() or \
+            self.match.to_move() == HUMAN else []
+        if self.armed_exchange:
+            for move in legal:
+                if isinstance(move, Exchange):
+                    return move
+        for move in legal:
+            if isinstance(move, Cante) and move.suit in self.armed_cantes:
+                return move
+        return None
+
+    def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
+        if seat == HUMAN:
+            self.set_status("")
+        if isinstance(move, Exchange) and seat == HUMAN:
+            self.armed_exchange = False
+        if isinstance(move, Cante):
+            self.armed_cantes.discard(move.suit)
+            name = seat_name(seat)
+            suit = "" if self.match.view(HUMAN).cantes[-1].suit is None else f" {suit_name(move.suit)}"
+            self.notify(t("gn_sang", name=name, points=rules.cante_value(move.suit, self.match.trump), suit=suit))
+        for record in records:
+            if record["type"] == "hand_end":
+                self.pending_results = record
+            elif record["type"] == "match_end":
+                self.pending_match_end = record
+            elif record["type"] == "deal":
+                self.armed_exchange = False
+                self.armed_cantes.clear()
+                self.revealed = False
+        self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
+
+    def advance(self) -> None:
+        if self.pending_results is not None:
+            return
+        if self.pending_match_end is not None:
+            self.app.push_screen(MatchEndScreen(self.pending_match_end), callback=self._match_end_done)
+            return
+        if self._should_ask_claim():
+            self.claim_open = True
+            self._claim_asked = (self.match.hand, len(self.match.tricks))
+            self.app.push_screen(ClaimScreen(self.match.view(HUMAN)), callback=self._claimed)
+            return
+        armed = self.armed_move()
+        if armed is not None:
+            self.play(armed, HUMAN)
+            return
+        self.schedule_cpu()
+
+    def _should_ask_claim(self) -> bool:
+        if self.match.window_pair != team_of(HUMAN) or Claim() not in self.match.legal_moves(HUMAN):
+            return False
+        return self._claim_asked != (self.match.hand, len(self.match.tricks))
+
+    def _claimed(self, claim: bool | None) -> None:
+        self.claim_open = False
+        if claim:
+            self.play(Claim(), HUMAN)
+        else:
+            self.refresh_table()
+            self.advance()
+
+    def show_results(self) -> None:
+        record = self.pending_results
+        if record is None:
+            return
+        deal = next(r for r in reversed(self.match.log) if r["type"] == "deal" and r["hand"] == record["hand"])
+        self.app.push_screen(SummaryScreen(record, deal, self.match.options, self.pending_match_end is not None),
+                             callback=self._results_done)
+
+    def _results_done(self, choice: str | None) -> None:
+        self.pending_results = None
+        if choice == "later":
+            self.action_continue_later()
+            return
+        self.refresh_table()
+        self.advance()
+
+    def _match_end_done(self, choice: str | None) -> None:
+        self.app.pop_screen()
+        if choice == "new":
+            self.app.start_game("guinote", ask=True)
+
+    # -- rendering
+    def refresh_table(self) -> None:
+        if not self.query(HandView):
+            return
+        view = self.match.view(HUMAN)
+        style = self.style_name
+        for seat, widget_id in ((3, "#gn-west"), (2, "#gn-north"), (1, "#gn-east")):
+            self.query_one(widget_id, SeatPanel).show_seat(view, seat, view.counts[seat], self.revealed)
+        self.query_one(TablePanel).show_table(view, style, self.armed_exchange)
+        self.query_one("#gn-score", Static).update(self._score_text(view))
+        hand = self.query_one(HandView)
+        playable = frozenset(m.card for m in view.legal if isinstance(m, Play))
+        was_playable = hand.playable
+        hand.set_cards(view.hand, playable, style)
+        if playable and not was_playable and hand.current not in playable:
+            hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
+        turn = view.to_move
+        message = t("gn_your_turn") if turn == HUMAN else (t("gn_to_play", name=seat_name(turn)) if turn is not None else "")
+        self.query_one(TrickView).show_trick(view, style, message)
+        self.query_one("#gn-status", Static).update(self.status)
+        self.sub_title = t("gn_hand_label", hand=view.hand_number, us=view.score[0], them=view.score[1],
+                           cu=view.cotos[0], ct=view.cotos[1]) + (f" · {t('gn_de_vueltas')}" if view.vueltas else "")
+        self.refresh_bindings()
+
+    def _score_text(self, view: GuinoteView) -> Text:
+        text = Text()
+        for pair, label in ((0, "gn_us"), (1, "gn_them")):
+            carry = t("gn_carry", carry=view.carry[pair]) if view.vueltas else ""
+            text.append(f"{t(label)}: ", style="bold")
+            text.append(t("gn_points_line", cards=view.card_points[pair], cantes=view.cante_points(pair),
+                          carry=carry, total=view.total(pair)))
+            text.append("   ")
+        text.append("\n")
+        options = []
+        if view.pinta_taker is None and view.exchange is None:
+            options.append(Text(t("gn_exchange_key"), style="reverse" if self.armed_exchange else ""))
+        keys = Text(t("gn_cante_keys") + " ")
+        for suit in SUITS:
+            can = rules.can_sing(view.hand, suit) and suit not in {c.suit for c in view.cantes}
+            style = "reverse" if suit in self.armed_cantes else ("bold" if can else "grey42")
+            keys.append(suit.lower(), style=style)
+            keys.append(" ")
+        options.append(keys)
+        return text + Text("   ").join(options)
+
+    def set_status(self, text: str) -> None:
+        self.status = text
+        for status in self.query("#gn-status").results(Static):
+            status.update(text)
+
+    def reason(self, exc: Any) -> str:
+        params = dict(exc.params)
+        if "card" in params:
+            params["card"] = card_name(parse_spanish_card(params["card"]))
+        if "suit" in params:
+            params["suit"] = suit_name(params["suit"])
+        if exc.key == "gn_must_trump":
+            trick = self.match.trick
+            params["lead"] = suit_name(trick[0][1].suit) if trick else ""
+        text = t(exc.key, **params)
+        return exc.reason if text == exc.key else text
+
+    # -- actions
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("choose", "hint", "lift", "lower", "move"):
+            return self.match.to_move() == HUMAN and not self.pending_results
+        return True
+
+    def action_move(self, step: int) -> None:
+        hand = self.query_one(HandView)
+        if hand.cards:
+            hand.cursor = (hand.cursor + step) % len(hand.cards)
+            hand.lifted = None
+            self._explain(hand.current)
+
+    def _explain(self, card: SpanishCard | None) -> None:
+        if card is None or self.match.to_move() != HUMAN:
+            return
+        refusal = self.match.why_illegal(Play(card), HUMAN)
+        self.set_status(self.reason(refusal) if refusal else card_name(card))
+
+    def action_lift(self) -> None:
+        hand = self.query_one(HandView)
+        if hand.current is None:
+            return
+        if self.match.why_illegal(Play(hand.current), HUMAN) is not None:
+            self._explain(hand.current)
+            self.app.bell()
+            return
+        hand.lifted = hand.cursor
+
+    def action_lower(self) -> None:
+        self.query_one(HandView).lifted = None
+
+    def action_choose(self) -> None:
+        hand = self.query_one(HandView)
+        if hand.current is None or self.match.to_move() != HUMAN:
+            return
+        if hand.lifted == hand.cursor:
+            self.play(Play(hand.current), HUMAN)
+        else:
+            self.action_lift()
+
+    def action_pinta(self) -> None:
+        """Press the pinta: exchange the 7 now if allowed, else arm (or disarm) the exchange."""
+        move = next((m for m in self.match.legal_moves(HUMAN) if isinstance(m, Exchange)), None)
+        if move is not None and self.match.why_illegal(move, HUMAN) is None:
+            self.play(move, HUMAN)
+            return
+        self.armed_exchange = not self.armed_exchange
+        self.set_status(t("gn_exchange_armed") if self.armed_exchange else t("gn_exchange_disarmed"))
+        self.refresh_table()
+
+    def action_cante(self, suit: str) -> None:
+        move = Cante(suit)
+        if self.match.why_illegal(move, HUMAN) is None:
+            self.play(move, HUMAN)
+            return
+        if suit in self.armed_cantes:
+            self.armed_cantes.discard(suit)
+            self.set_status(t("gn_cante_disarmed", suit=suit_name(suit)))
+        else:
+            self.armed_cantes.add(suit)
+            self.set_status(t("gn_cante_armed", suit=suit_name(suit)))
+        self.refresh_table()
+
+    def action_reveal(self) -> None:
+        view = self.match.view(HUMAN)
+        hidden = [c for c in view.cantes if c.seat == 2 and c.points == 20 and c.trick > rules.PHASE1_TRICKS]
+        if not hidden:
+            self.set_status(t("gn_nothing_hidden"))
+            return
+        self.revealed = True
+        self.set_status(t("gn_revealed", suit=", ".join(suit_name(c.suit) for c in hidden)))
+        self.refresh_table()
+
+    def action_hint(self) -> None:
+        move = NormalBot().choose(self.match.view(HUMAN))
+        if isinstance(move, Play):
+            hand = self.query_one(HandView)
+            hand.cursor = hand.cards.index(move.card)
+            hand.lifted = hand.cursor
+            self.set_status(t("gn_hint", card=card_name(move.card)))
+        elif isinstance(move, Cante):
+            self.set_status(t("gn_hint_cante", suit=suit_name(move.suit)))
+        elif isinstance(move, Exchange):
+            self.set_status(t("gn_hint_exchange"))
+
+    def action_last_trick(self) -> None:
+        self.app.push_screen(LastTrickScreen(self.match.view(HUMAN), self.style_name))
+
+    def action_rules(self) -> None:
+        from cardtable.ui.screens import RulesScreen
+
+        self.app.push_screen(RulesScreen("guinote"))

@@ -1,0 +1,80 @@
+"""Widgets the game tables share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class HandView(Widget, can_focus=True):
+    """The human's cards in a row: a cursor, a lifted card, unplayable cards dimmed, a deal animation
+    (``revealed``); a click lifts a card and a second click plays it (through the screen's
+    ``action_choose``)."""
+
+    DEFAULT_CSS = "HandView { height: 3; width: 100%; }"
+    SLOT = 4
+
+    cursor: reactive[int] = reactive(0)
+    lifted: reactive[int | None] = reactive(None)
+    revealed: reactive[int] = reactive(13)
+
+    def __init__(self, renderer: Callable[..., Text], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.renderer = renderer
+        self.cards: tuple = ()
+        self.playable: frozenset = frozenset()
+        self.style_name = "colour"
+
+    def set_cards(self, cards: tuple, playable: frozenset, style: str) -> None:
+        if cards != self.cards:
+            old = self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
+            self.cards = cards
+            self.lifted = None
+            self.cursor = cards.index(old) if old in cards else min(self.cursor, max(0, len(cards) - 1))
+        self.playable = playable
+        self.style_name = style
+        self.refresh()
+
+    @property
+    def current(self) -> Any:
+        return self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
+
+    def _offset(self) -> int:
+        return max(0, (self.size.width - self.SLOT * len(self.cards)) // 2)
+
+    def render(self) -> Text:
+        shown = self.cards[: self.revealed]
+        pad = " " * self._offset()
+        top, middle, bottom = Text(pad), Text(pad), Text(pad)
+        for i, card in enumerate(shown):
+            dim = bool(self.playable) and card not in self.playable or not self.playable
+            text = self.renderer(card, self.style_name, dim=dim, selected=i == self.cursor and self.has_focus,
+                                 width=3)
+            blank = Text(" " * self.SLOT)
+            if i == self.lifted:
+                top.append_text(text)
+                top.append(" ")
+                middle.append_text(blank)
+            else:
+                top.append_text(blank)
+                middle.append_text(text)
+                middle.append(" ")
+            bottom.append(("▲" if i == self.cursor else " ").center(3) + " ", style="bold")
+        return Text("\n").join([top, middle, bottom])
+
+    def on_click(self, event: events.Click) -> None:
+        index = (event.x - self._offset()) // self.SLOT
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.screen.action_choose()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()

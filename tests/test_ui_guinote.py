@@ -1,0 +1,233 @@
+"""Pilot tests of the Guiñote table, keyboard only: a whole hand with the exchange and a cante."""
+
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions
+from cardtable.saves import SaveStore
+from cardtable.ui.guinote import ClaimScreen, GuinoteScreen, GuinoteSetup, MatchEndScreen, SummaryScreen
+from cardtable.ui.widgets import HandView
+from tests.ui_helpers import make_app, settle
+
+# With the human following the hints and arming the pinta and every cante, seed 28 gives the human
+# both the exchange of the 7 and a cante in the first hand.
+SEED = 28
+
+
+def launch(seed=SEED, **options):
+    return ("new", "guinote", GuinoteOptions(**options), seed, "normal")
+
+
+def table(app) -> GuinoteScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GuinoteScreen))
+
+
+async def play_hint(pilot, app):
+    screen = table(app)
+    before = len(screen.match.moves)
+    await pilot.press("h")
+    hand = screen.query_one(HandView)
+    if hand.lifted is None:          # the hint was a cante or the exchange, not a card
+        return
+    await pilot.press("enter")
+    await settle(pilot)
+    assert len(screen.match.moves) > before
+
+
+async def test_new_game_from_home(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#game-list").highlighted = 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GuinoteSetup)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any(isinstance(s, GuinoteScreen) for s in app.screen_stack)
+
+
+async def test_whole_hand_with_keyboard_exchange_and_cante(tmp_path):
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        # Arm the exchange (press the pinta) and every cante before they are possible.
+        for key in ("p", "o", "c", "e", "b"):
+            await pilot.press(key)
+        assert screen.armed_exchange and screen.armed_cantes == set("OCEB")
+        for _ in range(300):
+            if isinstance(app.screen, SummaryScreen):
+                break
+            if isinstance(app.screen, ClaimScreen):
+                await pilot.press("n")
+            elif screen.match.to_move() == 0:
+                await play_hint(pilot, app)
+            await settle(pilot)
+        assert isinstance(app.screen, SummaryScreen)
+        mine = [move for seat, move in screen.match.moves if seat == 0]
+        assert any(isinstance(m, Exchange) for m in mine), "the armed exchange fired"
+        assert any(isinstance(m, Cante) for m in mine), "an armed cante fired"
+        record = app.screen.record
+        assert record["hand"] == 1 and sum(record["points"]) in range(0, 131)
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.match.hand == 2
+
+
+async def test_illegal_card_in_arrastre_is_explained(tmp_path):
+    app = make_app(tmp_path, launch=launch(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        for _ in range(200):
+            match = screen.match
+            if (match.to_move() == 0 and len(match.tricks) >= 4 and match.trick
+                    and len(match.view(0).legal) < len(match.hands[0])):
+                break
+            if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
+                await pilot.press("n")
+            elif match.to_move() == 0:
+                await play_hint(pilot, app)
+            await settle(pilot)
+        hand = screen.query_one(HandView)
+        legal = {m.card for m in screen.match.view(0).legal if hasattr(m, "card")}
+        while hand.current in legal:
+            await pilot.press("right")
+        moves = len(screen.match.moves)
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert len(screen.match.moves) == moves
+        assert "must" in str(screen.query_one("#gn-status").render())
+
+
+async def test_vueltas_claim_prompt(tmp_path):
+    """In a hand de vueltas the human is asked to claim after each trick the pair wins."""
+    from cardtable import games
+
+    spec = games.get("guinote")
+    seed = next(s for s in range(200) if _first_hand_goes_de_vueltas(spec, s))
+    app = make_app(tmp_path, launch=launch(seed))
+    asked = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        for _ in range(400):
+            if isinstance(app.screen, ClaimScreen):
+                asked = True
+                total = screen.match.view(0).total(0)
+                await pilot.press("y" if total > 100 else "n")
+                await settle(pilot)
+                if total > 100:
+                    break
+            elif isinstance(app.screen, SummaryScreen):
+                await pilot.press("n")
+            elif screen.match.to_move() == 0:
+                await play_hint(pilot, app)
+            if screen.match.hand > 2:
+                break
+            await settle(pilot)
+    assert asked
+    claims = [m for s, m in screen.match.moves if isinstance(m, Claim)]
+    ends = [r for r in screen.match.log if r["type"] == "hand_end"]
+    assert ends[0]["winner"] is None
+    if claims:
+        assert any(r["claim"] is not None for r in ends)
+
+
+def _first_hand_goes_de_vueltas(spec, seed):
+    """Hand 1 has no winner, and in hand 2 (de vueltas) our pair wins a trick while claims are open."""
+    from cardtable.sim import next_cpu_move
+
+    match = spec.new_match(seed=seed)
+    bot = spec.bot("normal")
+    while match.hand == 1:
+        s, move = next_cpu_move(match, lambda _: bot)
+        match.apply(move, s)
+    if not match.vueltas:
+        return False
+    while match.hand == 2:
+        if Claim() in match.legal_moves(0):
+            return True
+        s, move = next_cpu_move(match, lambda _: bot)
+        match.apply(move, s)
+    return False
+
+
+async def test_escape_saves_and_resume_continues_the_trick(tmp_path):
+    app = make_app(tmp_path, launch=launch(5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        for _ in range(3):
+            while screen.match.to_move() != 0:
+                await settle(pilot)
+            await play_hint(pilot, app)
+        slot, moves = screen.slot, list(screen.match.moves)
+        await pilot.press("escape")
+        await settle(pilot)
+    match, _ = SaveStore(tmp_path / "saves").load(slot)
+    assert match.moves == moves
+    app = make_app(tmp_path, launch=("continue", slot))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert table(app).match.moves[: len(moves)] == moves
+
+
+async def test_match_end(tmp_path):
+    from cardtable import games
+    from cardtable.games.guinote.state import Play
+    from cardtable.sim import next_cpu_move
+
+    spec = games.get("guinote")
+    options = GuinoteOptions(cotos=1, points_per_coto=1)
+    full = spec.new_match(options, 4)
+    bot = spec.bot("normal")
+    while not full.is_over():
+        s, move = next_cpu_move(full, lambda _: bot)
+        full.apply(move, s)
+    last_human = max(i for i, (seat, move) in enumerate(full.moves) if seat == 0 and isinstance(move, Play))
+    match = spec.match_type.replay(options, 4, full.moves[:last_human])
+    SaveStore(tmp_path / "saves").save("late", match, ["human", "cpu:normal", "cpu:normal", "cpu:normal"])
+    app = make_app(tmp_path, launch=("continue", "late"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(40):
+            if isinstance(app.screen, MatchEndScreen):
+                break
+            if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
+                await pilot.press("n")
+            elif table(app).match.to_move() == 0:
+                await play_hint(pilot, app)
+            await settle(pilot)
+        assert isinstance(app.screen, MatchEndScreen)
+
+
+def test_table_snapshot(snap_compare, tmp_path):
+    async def run_before(pilot):
+        await settle(pilot)
+        screen = table(pilot.app)
+        for _ in range(60):
+            if screen.match.to_move() == 0 and len(screen.match.tricks) >= 5 and screen.match.trick:
+                break
+            if isinstance(pilot.app.screen, (SummaryScreen, ClaimScreen)):
+                await pilot.press("n")
+            elif screen.match.to_move() == 0:
+                await play_hint(pilot, pilot.app)
+            await settle(pilot)
+        await pilot.press("right")
+        await settle(pilot)
+
+    assert snap_compare(make_app(tmp_path, launch=launch(SEED)), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_summary_snapshot(snap_compare, tmp_path):
+    async def run_before(pilot):
+        await settle(pilot)
+        for _ in range(300):
+            if isinstance(pilot.app.screen, SummaryScreen):
+                break
+            if isinstance(pilot.app.screen, ClaimScreen):
+                await pilot.press("n")
+            elif table(pilot.app).match.to_move() == 0:
+                await play_hint(pilot, pilot.app)
+            await settle(pilot)
+
+    assert snap_compare(make_app(tmp_path, launch=launch(SEED)), terminal_size=(80, 24), run_before=run_before)
