@@ -51,7 +51,7 @@ def wait_for(predicate, master, timeout=20.0):
 
 
 def slot_moves(saves):
-    files = list(saves.glob("gongzhu-*.json"))
+    files = list(saves.glob("*-*.json"))
     if not files:
         return None
     try:
@@ -60,19 +60,23 @@ def slot_moves(saves):
         return None
 
 
+# Seeds where the human is not first to play, so the trick is under way at the human's first turn.
+GAMES = [("gongzhu", "3", ["--option", "showing=off"]), ("guinote", "0", [])]
+
+
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
-def test_signal_mid_trick_saves_and_the_game_continues(tmp_path, sig):
+@pytest.mark.parametrize("game,seed,extra", GAMES)
+def test_signal_mid_trick_saves_and_the_game_continues(tmp_path, sig, game, seed, extra):
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.json").write_text(json.dumps({"cpu_speed": "instant"}))
     saves = home / "saves"
-    # Seed 3: East holds ♣2, so when it is first the human's turn the trick is under way.
-    proc, master = spawn(["new", "gongzhu", "--seed", "3", "--option", "showing=off"], home)
+    proc, master = spawn(["new", game, "--seed", seed, *extra], home)
     try:
         assert wait_for(lambda: (slot_moves(saves) or 0) >= 1, master), "the game never started"
         pump(master, 1.0)
         store = SaveStore(saves)
-        slot = next(saves.glob("gongzhu-*.json")).stem
+        slot = next(saves.glob(f"{game}-*.json")).stem
         before, _ = store.load(slot)
         assert before.to_move() == 0 and before.trick, "expected the human to be mid-trick"
         os.write(master, b"\r")      # lift
