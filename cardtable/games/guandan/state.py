@@ -1,0 +1,438 @@
+"""The Guandan match: deal, tribute and return, tricks with passing and 接风, finishing order,
+levels, Aces and their failures."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any, ClassVar
+
+from cardtable.cards import BIG_JOKER, Card, CardError, guandan_deck, parse_card
+from cardtable.engine import IllegalMove, Match, MoveError, Options, check_bool, check_choice
+from cardtable.games.guandan import rules
+from cardtable.games.guandan.rules import Combo
+from cardtable.rng import Rng, mix
+from cardtable.tricks import partner, team_of
+from cardtable.views import bot_seed
+
+RISE = {1: 3, 2: 2, 3: 1}          # the partner's place (0-based index in the finish) → levels up
+
+
+@dataclasses.dataclass(frozen=True)
+class GuandanOptions(Options):
+    aces: str = "unlimited"                   # «Obligatorio · torneo» | "three_strikes" «3 fallos → al 2»
+    straight_flush_as_straight: bool = True   # a same-suit run may also be declared a plain straight
+
+    def __post_init__(self) -> None:
+        check_choice("aces", self.aces, ("unlimited", "three_strikes"))
+        check_bool("straight_flush_as_straight", self.straight_flush_as_straight)
+
+
+# ---------------------------------------------------------------- moves
+def _canonical(cards) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: (c.rank, c.suit)))
+
+
+@dataclasses.dataclass(frozen=True)
+class Play:
+    cards: tuple[Card, ...]
+    type: str
+    key: int | None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", _canonical(self.cards))
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": [c.code for c in self.cards],
+                "as": {"type": self.type, "key": None if self.key is None else rules.rank_name(self.key)}}
+
+    @classmethod
+    def of(cls, cards, combo: Combo) -> Play:
+        return cls(tuple(cards), combo.type, combo.key)
+
+
+@dataclasses.dataclass(frozen=True)
+class Pass:
+    def to_json(self) -> dict[str, Any]:
+        return {"pass": True}
+
+
+@dataclasses.dataclass(frozen=True)
+class Tribute:
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tribute": self.card.code}
+
+
+@dataclasses.dataclass(frozen=True)
+class Return:
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"return": self.card.code}
+
+
+Move = Play | Pass | Tribute | Return
+
+
+def decode_move(data: Any) -> Move:
+    try:
+        if isinstance(data, dict):
+            if data == {"pass": True}:
+                return Pass()
+            if set(data) == {"tribute"}:
+                return Tribute(parse_card(data["tribute"]))
+            if set(data) == {"return"}:
+                return Return(parse_card(data["return"]))
+            if set(data) == {"play", "as"} and isinstance(data["play"], list) and isinstance(data["as"], dict):
+                reading = data["as"]
+                kind, key = reading.get("type"), reading.get("key")
+                if kind not in rules.TYPES or not (key is None or isinstance(key, str)) or not data["play"]:
+                    raise MoveError(f"bad 'as' in {data!r}")
+                return Play(tuple(parse_card(c) for c in data["play"]), kind,
+                            None if key is None else rules.rank_from_name(key))
+    except (CardError, ValueError, TypeError) as exc:
+        raise MoveError(f"not a Guandan move: {exc}") from None
+    raise MoveError(f"not a Guandan move: {data!r}")
+
+
+# ---------------------------------------------------------------- the view
+@dataclasses.dataclass(frozen=True)
+class TopPlay:
+    seat: int
+    cards: tuple[Card, ...]
+    combo: Combo
+
+
+@dataclasses.dataclass(frozen=True)
+class GuandanView:
+    seat: int
+    options: GuandanOptions
+    hand_number: int
+    level: int
+    levels: tuple[int, int]
+    a_failures: tuple[int, int]
+    declarer: int                                   # the team whose level is played
+    phase: str                                      # "tribute" | "play" | "over"
+    to_move: int | None
+    hand: tuple[Card, ...]
+    counts: tuple[int, ...]
+    finish: tuple[int, ...]                         # seats out so far, in order
+    top: TopPlay | None
+    actions: tuple[Any, ...]                        # per seat: its last action in this trick (Play/Pass/None)
+    tribute: str                                    # "none" | "single" | "double" | "anti"
+    tribute_moves: tuple[tuple[str, int, int, Card | None], ...]   # (kind, from, to, card) once made
+    anti_holders: tuple[int, ...]                   # payers holding the big jokers (anti-tribute)
+    played: tuple[Card, ...]                        # every card played this hand
+    legal: tuple
+    bot_seed: int
+
+    @property
+    def wild(self) -> Card:
+        return Card(self.level, "H")
+
+    def still_out(self) -> dict[str, int]:
+        """How many big jokers, small jokers, wilds and (other) level cards are not yet played."""
+        played = Counter(self.played)
+        level_cards = sum(n for c, n in played.items() if c.rank == self.level and c.suit != "H")
+        return {"BJ": 2 - played[BIG_JOKER], "SJ": 2 - played[Card(15, "*")],
+                "wild": 2 - played[self.wild], "level": 6 - level_cards}
+
+
+# ---------------------------------------------------------------- the match
+class GuandanMatch(Match):
+    game: ClassVar[str] = "guandan"
+    options_type: ClassVar[type[Options]] = GuandanOptions
+    options: GuandanOptions
+
+    def __init__(self, options: GuandanOptions, seed: int) -> None:
+        super().__init__(options, seed)
+        self.levels = [2, 2]
+        self.a_failures = [0, 0]
+        self.declarer = 0
+        self.finished = False
+        self.results: list[dict[str, Any]] = []
+        self._deal(previous=None)
+
+    # -- dealing and the tribute plan
+    def _deal(self, previous: list[int] | None) -> None:
+        self.hand += 1
+        self.level = self.levels[self.declarer]
+        deck = guandan_deck()
+        Rng(mix(self.seed, self.hand, 0x6D)).shuffle(deck)
+        self.hands: list[list[Card]] = [deck[seat::4] for seat in range(4)]
+        dealt = [[c.code for c in h] for h in self.hands]
+        self._sort()
+        self.finish: list[int] = []
+        self.top: TopPlay | None = None
+        self.passed: set[int] = set()
+        self.actions: list[Any] = [None] * 4
+        self.played: list[Card] = []
+        self.tribute_moves: list[tuple[str, int, int, Card | None]] = []
+        self.anti_holders: tuple[int, ...] = ()
+        self.pending: list[tuple[str, int]] = []       # ("tribute", payer) / ("return", receiver)
+        self.paid: dict[int, Card] = {}
+        self.receiver_of: dict[int, int] = {}           # payer → receiver
+        kind, leader = self._plan_tribute(previous)
+        self.tribute = kind
+        self.leader = leader
+        self.turn = leader
+        self.log.append({"type": "deal", "hand": self.hand, "hands": dealt,
+                         "level": rules.rank_name(self.level),
+                         "levels": [rules.rank_name(x) for x in self.levels],
+                         "a_failures": list(self.a_failures), "tribute": kind, "leader": leader})
+
+    def _sort(self) -> None:
+        for h in self.hands:
+            h.sort(key=lambda c: rules.hand_sort_key(c, self.level))
+
+    def tribute_card_value(self, seat: int) -> int:
+        cards = [c for c in self.hands[seat] if not rules.is_wild(c, self.level)]
+        return max(rules.card_value(c, self.level) for c in cards)
+
+    def _plan_tribute(self, previous: list[int] | None) -> tuple[str, int]:
+        if previous is None:
+            return "none", 0
+        first = previous[0]
+        double = previous[1] == partner(first)
+        if double:
+            payers = sorted(previous[2:4], key=lambda s: (s - first) % 4)
+            receivers = [first, previous[1]]
+        else:
+            payers = [previous[3]]
+            receivers = [first]
+        big_jokers = sum(self.hands[p].count(BIG_JOKER) for p in payers)
+        if big_jokers == 2:
+            self.anti_holders = tuple(p for p in payers if BIG_JOKER in self.hands[p])
+            return "anti", first
+        if double:
+            values = [self.tribute_card_value(p) for p in payers]
+            # The higher card goes to the 1st; on equal cards the payer next after the 1st pays the 1st.
+            to_first = payers[0] if values[0] >= values[1] else payers[1]
+            other = payers[1] if to_first == payers[0] else payers[0]
+            self.receiver_of = {to_first: receivers[0], other: receivers[1]}
+            self.pending = [("tribute", payers[0]), ("tribute", payers[1]),
+                            ("return", receivers[0]), ("return", receivers[1])]
+            return "double", to_first
+        self.receiver_of = {payers[0]: first}
+        self.pending = [("tribute", payers[0]), ("return", first)]
+        return "single", payers[0]
+
+    # -- whose turn
+    @property
+    def phase(self) -> str:
+        if self.finished:
+            return "over"
+        return "tribute" if self.pending else "play"
+
+    def to_move(self) -> int | None:
+        if self.finished:
+            return None
+        if self.pending:
+            return self.pending[0][1]
+        return self.turn
+
+    def tribute_choices(self, seat: int) -> list[Card]:
+        best = self.tribute_card_value(seat)
+        return sorted({c for c in self.hands[seat]
+                       if not rules.is_wild(c, self.level) and rules.card_value(c, self.level) == best},
+                      key=lambda c: c.suit)
+
+    def return_choices(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        allowed = {c for c in hand if 2 <= c.rank <= 10 and c.rank != self.level and not c.is_joker}
+        if not allowed:
+            lowest = min(rules.card_value(c, self.level) for c in hand)
+            allowed = {c for c in hand if rules.card_value(c, self.level) == lowest}
+        return sorted(allowed, key=lambda c: rules.hand_sort_key(c, self.level))
+
+    def options_for(self, seat: int, top: Combo | None) -> list[rules.Option]:
+        return rules.generate(self.hands[seat], self.level, top, self.options.straight_flush_as_straight)
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        to_move = self.to_move()
+        if to_move is None or (seat is not None and seat != to_move):
+            return []
+        seat = to_move
+        if self.pending:
+            kind = self.pending[0][0]
+            if kind == "tribute":
+                return [Tribute(c) for c in self.tribute_choices(seat)]
+            return [Return(c) for c in self.return_choices(seat)]
+        top = self.top.combo if self.top else None
+        moves: list[Move] = [Play.of(o.cards, o.combo) for o in self.options_for(seat, top)]
+        if self.top is not None:
+            moves.append(Pass())
+        return moves
+
+    def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
+        out = []
+        for move in self.legal_moves(seat):
+            if isinstance(move, Play):
+                out.append({"play_form": {"type": move.type, "key": None if move.key is None else
+                                          rules.rank_name(move.key), "size": move.size}})
+            else:
+                out.append(move.to_json())
+        return out
+
+    # -- checking
+    def _check(self, move: Any, seat: int) -> None:
+        if self.pending:
+            kind = self.pending[0][0]
+            if kind == "tribute":
+                if not isinstance(move, Tribute):
+                    raise IllegalMove("the tribute must be paid first", "gd_tribute_first")
+                if move.card not in self.tribute_choices(seat):
+                    raise IllegalMove("the tribute is your highest card (never a wild)", "gd_bad_tribute")
+                return
+            if not isinstance(move, Return):
+                raise IllegalMove("the tribute must be returned first", "gd_return_first")
+            if move.card not in self.return_choices(seat):
+                raise IllegalMove("the return is a card from 2 to 10, not the level rank nor a wild "
+                                  "(your lowest card if you have none)", "gd_bad_return")
+            return
+        if isinstance(move, Pass):
+            if self.top is None:
+                raise IllegalMove("you lead: you may not pass", "gd_no_pass_lead")
+            return
+        if not isinstance(move, Play):
+            raise IllegalMove("play cards or pass", "gd_play_or_pass")
+        if Counter(move.cards) - Counter(self.hands[seat]):
+            raise IllegalMove("those cards are not all in your hand", "gd_not_in_hand")
+        readings = rules.classify(move.cards, self.level, self.options.straight_flush_as_straight)
+        combo = next((c for c in readings if c.type == move.type and c.key == move.key), None)
+        if combo is None:
+            if not readings:
+                raise IllegalMove("those cards are not a valid play", "gd_not_a_play")
+            raise IllegalMove("those cards cannot be read that way", "gd_wrong_reading")
+        if self.top is not None and not rules.beats(combo, self.top.combo, self.level):
+            raise IllegalMove("that does not beat the play on the table", "gd_does_not_beat")
+
+    # -- applying
+    def _apply(self, move: Move, seat: int) -> None:
+        if isinstance(move, Tribute):
+            self.pending.pop(0)
+            self.hands[seat].remove(move.card)
+            self.paid[seat] = move.card
+            receiver = self.receiver_of[seat]
+            self.hands[receiver].append(move.card)
+            self.tribute_moves.append(("tribute", seat, receiver, move.card))
+            self._sort()
+        elif isinstance(move, Return):
+            self.pending.pop(0)
+            payer = next(p for p, r in self.receiver_of.items() if r == seat)
+            self.hands[seat].remove(move.card)
+            self.hands[payer].append(move.card)
+            self.tribute_moves.append(("return", seat, payer, move.card))
+            self._sort()
+        elif isinstance(move, Pass):
+            self.passed.add(seat)
+            self.actions[seat] = move
+            self._advance(seat)
+        else:
+            combo = next(c for c in rules.classify(move.cards, self.level, self.options.straight_flush_as_straight)
+                         if c.type == move.type and c.key == move.key)
+            hand = self.hands[seat]
+            for card in move.cards:
+                hand.remove(card)
+            self.played.extend(move.cards)
+            self.top = TopPlay(seat, move.cards, combo)
+            self.passed = set()
+            self.actions[seat] = move
+            if not hand:
+                self.finish.append(seat)
+                if self._hand_over():
+                    self._end_hand()
+                    return
+            self._advance(seat)
+
+    def _active(self) -> list[int]:
+        return [s for s in range(4) if self.hands[s]]
+
+    def _advance(self, seat: int) -> None:
+        owner = self.top.seat
+        others = [s for s in self._active() if s != owner]
+        if set(others) <= self.passed:
+            # The trick is over: its owner leads, or the partner if the owner is out (接风).
+            leader = owner if self.hands[owner] else partner(owner)
+            self.top = None
+            self.passed = set()
+            self.actions = [None] * 4
+            self.turn = leader
+            return
+        nxt = (seat + 1) % 4
+        while not self.hands[nxt]:
+            nxt = (nxt + 1) % 4
+        self.turn = nxt
+
+    def _hand_over(self) -> bool:
+        return len(self.finish) >= 3 or partner(self.finish[0]) in self.finish
+
+    def _end_hand(self) -> None:
+        finish = list(self.finish) + [s for s in range(4) if s not in self.finish]
+        first = finish[0]
+        team = team_of(first)
+        place = finish.index(partner(first))
+        rise = RISE[place]
+        declarer = self.declarer
+        at_own_ace = self.levels[declarer] == rules.ACE
+        match_won = at_own_ace and team == declarer and place in (1, 2)
+        old = self.levels[team]
+        self.levels[team] = min(rules.ACE, old + rise)
+        applied = self.levels[team] - old
+        if at_own_ace and not match_won:
+            self.a_failures[declarer] += 1
+            if self.options.aces == "three_strikes" and self.a_failures[declarer] >= 3:
+                self.levels[declarer] = 2
+                self.a_failures[declarer] = 0
+        record = {"type": "hand_end", "hand": self.hand, "finish": finish, "winner_team": team,
+                  "level_up": applied, "levels": [rules.rank_name(x) for x in self.levels],
+                  "a_failures": list(self.a_failures), "match_won": match_won}
+        self.log.append(record)
+        self.results.append(record)
+        if match_won:
+            self.finished = True
+            self.log.append({"type": "match_end", "winner_team": team, "hands": self.hand})
+            return
+        self.declarer = team
+        self._deal(previous=finish)
+
+    # -- views
+    def view(self, seat: int) -> GuandanView:
+        return GuandanView(
+            seat=seat, options=self.options, hand_number=self.hand, level=self.level,
+            levels=(self.levels[0], self.levels[1]), a_failures=(self.a_failures[0], self.a_failures[1]),
+            declarer=self.declarer, phase=self.phase, to_move=self.to_move(), hand=tuple(self.hands[seat]),
+            counts=tuple(len(h) for h in self.hands), finish=tuple(self.finish), top=self.top,
+            actions=tuple(self.actions), tribute=self.tribute, tribute_moves=tuple(self.tribute_moves),
+            anti_holders=self.anti_holders, played=tuple(self.played),
+            legal=tuple(self.legal_moves(seat)) if self.to_move() == seat else (),
+            bot_seed=bot_seed(self.seed, len(self.moves), seat))
+
+    def clone(self) -> GuandanMatch:
+        twin = GuandanMatch.__new__(GuandanMatch)
+        twin.__dict__.update(self.__dict__)
+        twin.moves, twin.log, twin.results = list(self.moves), list(self.log), list(self.results)
+        twin.levels, twin.a_failures = list(self.levels), list(self.a_failures)
+        twin.hands = [list(h) for h in self.hands]
+        twin.finish, twin.passed, twin.actions = list(self.finish), set(self.passed), list(self.actions)
+        twin.played, twin.tribute_moves = list(self.played), list(self.tribute_moves)
+        twin.pending, twin.paid, twin.receiver_of = list(self.pending), dict(self.paid), dict(self.receiver_of)
+        return twin
+
+    def summary(self) -> str:
+        state = "finished" if self.finished else f"hand {self.hand} at {rules.rank_name(self.level)}"
+        return f"Guandan · {state} · levels {rules.rank_name(self.levels[0])}-{rules.rank_name(self.levels[1])}"
+
+    def progress(self) -> dict[str, Any]:
+        return {"over": self.finished, "hand": self.hand, "level": rules.rank_name(self.level),
+                "us": rules.rank_name(self.levels[0]), "them": rules.rank_name(self.levels[1])}
+
+    @classmethod
+    def decode_move(cls, data: Any) -> Move:
+        return decode_move(data)
