@@ -1,0 +1,360 @@
+"""Guandan tricks, tribute, levels and Aces: the rules page's scenarios and whole-match properties."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable import games
+from cardtable.cards import BIG_JOKER, guandan_deck, parse_card
+from cardtable.engine import IllegalMove, MoveError
+from cardtable.games.guandan import rules
+from cardtable.games.guandan.state import (GuandanMatch, GuandanOptions, Pass, Play, Return, Tribute,
+                                           decode_move)
+from cardtable.sim import next_cpu_move
+
+SPEC = games.get("guandan")
+
+
+def C(text):
+    return [parse_card(c) for c in text.split()]
+
+
+def play_of(match, text):
+    cards = C(text)
+    combo = rules.classify(cards, match.level)[0]
+    return Play(tuple(cards), combo.type, combo.key)
+
+
+def rigged(hands, level=2, **options):
+    """A match in its play phase with the given hands (the rest of the deck is irrelevant here)."""
+    match = GuandanMatch(GuandanOptions(**options), 1)
+    match.hands = [C(h) for h in hands]
+    match.level = level
+    match._sort()
+    match.turn = 0
+    return match
+
+
+# -- tricks
+def test_leader_may_not_pass_and_others_may():
+    match = rigged(["3S 4S", "5S 6S", "7S 8S", "9S 10S"])
+    with pytest.raises(IllegalMove, match="may not pass"):
+        match.apply(Pass())
+    match.apply(play_of(match, "3S"))
+    assert Pass() in match.legal_moves()
+    match.apply(Pass())
+
+
+def test_trick_ends_when_the_turn_returns_to_the_owner():
+    match = rigged(["3S 4S", "5S 6S", "7S 8S", "9S 10S"])
+    match.apply(play_of(match, "4S"))
+    match.apply(play_of(match, "6S"))
+    for _ in range(3):
+        match.apply(Pass())
+    assert match.top is None and match.to_move() == 1
+
+
+def test_a_player_who_passed_may_play_again_in_the_same_trick():
+    match = rigged(["3S 4S KS", "5S 6S", "7S 8S", "9S 10S"])
+    match.apply(play_of(match, "3S"))
+    match.apply(play_of(match, "6S"))
+    match.apply(Pass())            # seat 2
+    match.apply(play_of(match, "9S"))
+    match.apply(play_of(match, "KS"))   # seat 0 plays again
+    assert match.top.seat == 0
+
+
+def test_scenario_8_partner_leads_after_going_out_unbeaten():
+    match = rigged(["3S", "5S 6S", "7S 8S", "9S 10S"])
+    match.apply(play_of(match, "3S"))         # seat 0 goes out
+    assert match.finish == [0]
+    for _ in range(3):
+        match.apply(Pass())
+    assert match.to_move() == 2                # 接风: the partner leads
+
+
+def test_scenario_8_normal_lead_when_the_last_play_was_beaten():
+    match = rigged(["3S", "5S 6S", "7S 8S", "9S 10S"])
+    match.apply(play_of(match, "3S"))
+    match.apply(play_of(match, "6S"))
+    match.apply(Pass())
+    match.apply(Pass())
+    assert match.to_move() == 1
+
+
+def test_out_players_are_skipped():
+    match = rigged(["3S", "5S 6S", "7S 8S", "9S 10S"])
+    match.apply(play_of(match, "3S"))
+    match.apply(play_of(match, "6S"))
+    assert match.to_move() == 2
+    match.apply(Pass())
+    match.apply(Pass())
+    assert match.to_move() == 1 and 0 not in match._active()
+
+
+def test_beating_and_refusals():
+    match = rigged(["3S 3D 4S", "5S 5D AS", "7S 8S", "9S 10S"])
+    match.apply(play_of(match, "3S 3D"))
+    with pytest.raises(IllegalMove, match="does not beat"):
+        match.apply(play_of(match, "AS"))
+    with pytest.raises(IllegalMove, match="not all in your hand"):
+        match.apply(play_of(match, "KS KD"))
+    with pytest.raises(IllegalMove, match="cannot be read"):
+        match.apply(Play(tuple(C("5S 5D")), "pair", 9))
+    with pytest.raises(IllegalMove, match="not a valid play"):
+        match.apply(Play(tuple(C("5S AS")), "pair", 5))
+    match.apply(play_of(match, "5S 5D"))
+
+
+# -- hand end and levels
+def end_with(match, finish):
+    match.finish = list(finish[:3]) if len(finish) > 2 else list(finish)
+    for seat in range(4):
+        match.hands[seat] = [] if seat in match.finish else [parse_card("3S")]
+    match._end_hand()
+    return next(r for r in reversed(match.log) if r["type"] == "hand_end")
+
+
+@pytest.mark.parametrize("finish,rise", [([0, 2], 3), ([0, 1, 2], 2), ([0, 1, 3], 1)])
+def test_level_rises(finish, rise):
+    match = GuandanMatch(GuandanOptions(), 3)
+    record = end_with(match, finish)
+    assert record["winner_team"] == 0 and record["level_up"] == rise
+    assert record["levels"] == [rules.rank_name(2 + rise), "2"]
+    assert match.level == 2 + rise and match.declarer == 0
+
+
+def test_hand_ends_when_first_partner_is_out_or_three_are_out():
+    match = GuandanMatch(GuandanOptions(), 3)
+    match.finish = [1, 3]
+    assert match._hand_over()
+    match.finish = [1, 0]
+    assert not match._hand_over()
+    match.finish = [1, 0, 2]
+    assert match._hand_over()
+
+
+def test_scenario_12_capped_at_a_and_winning_at_own_a():
+    match = GuandanMatch(GuandanOptions(), 3)
+    match.levels = [12, 2]
+    record = end_with(match, [0, 2])
+    assert record["levels"][0] == "A" and record["level_up"] == 2 and match.level == 14
+    record = end_with(match, [0, 1, 2])                # at own A: 1-3 wins
+    assert record["match_won"] and match.is_over()
+    assert match.log[-1] == {"type": "match_end", "winner_team": 0, "hands": match.hand}
+
+
+def test_own_a_one_four_is_a_failure_and_the_source_example():
+    match = GuandanMatch(GuandanOptions(), 3)
+    match.levels = [12, 5]
+    record = end_with(match, [0, 1, 2])               # Q, 1st and partner 3rd: +2 → A
+    assert record["levels"][0] == "A"
+    record = end_with(match, [0, 1, 3])               # at A: partner last → no pass, a failure
+    assert record["level_up"] == 0 and record["a_failures"] == [1, 0] and not record["match_won"]
+    assert match.level == 14 and match.declarer == 0
+    record = end_with(match, [0, 3, 2])               # 1st and partner 3rd → the match
+    assert record["match_won"]
+
+
+def test_other_team_first_at_our_a_is_a_failure_and_three_strikes_sends_back():
+    match = GuandanMatch(GuandanOptions(aces="three_strikes"), 3)
+    match.levels, match.a_failures, match.declarer = [14, 5], [2, 0], 0
+    record = end_with(match, [1, 3])
+    assert record["a_failures"] == [0, 0] and record["levels"] == ["2", "8"]
+    match2 = GuandanMatch(GuandanOptions(aces="unlimited"), 3)
+    match2.levels, match2.a_failures, match2.declarer = [14, 5], [2, 0], 0
+    record = end_with(match2, [1, 3])
+    assert record["a_failures"] == [3, 0] and record["levels"] == ["A", "8"]
+
+
+def test_hands_at_the_other_teams_level_are_no_failures():
+    match = GuandanMatch(GuandanOptions(), 3)
+    match.levels, match.declarer = [14, 5], 1
+    match.level = 5
+    record = end_with(match, [1, 0, 2])
+    assert record["a_failures"] == [0, 0] and not record["match_won"]
+
+
+def test_both_at_a_the_previous_winner_plays_its_own_a():
+    match = GuandanMatch(GuandanOptions(), 3)
+    match.levels, match.declarer = [14, 14], 0
+    record = end_with(match, [1, 3])                   # team 1 wins at team 0's A: no match for team 1
+    assert not record["match_won"] and record["a_failures"] == [1, 0]
+    assert match.declarer == 1 and match.level == 14
+
+
+# -- tribute
+def next_hand_after(finish, seed=5):
+    match = GuandanMatch(GuandanOptions(), seed)
+    end_with(match, finish)
+    return match
+
+
+def test_single_tribute_after_one_three():
+    match = next_hand_after([0, 1, 2])                 # seat 3 last
+    assert match.tribute == "single" and match.to_move() == 3
+    deal = match.log[-1]
+    assert deal["tribute"] == "single" and deal["leader"] == 3
+    choice = match.legal_moves()
+    best = max(rules.card_value(c, match.level) for c in match.hands[3] if not rules.is_wild(c, match.level))
+    assert all(rules.card_value(m.card, match.level) == best for m in choice)
+    match.apply(choice[0])
+    assert match.to_move() == 0
+    returns = match.legal_moves()
+    assert all(isinstance(m, Return) for m in returns)
+    match.apply(returns[0])
+    assert match.phase == "play" and match.to_move() == 3
+
+
+def test_scenario_9_one_four_partner_pays_and_leads():
+    match = next_hand_after([0, 1, 3])                 # seat 2 (A's partner) is last
+    assert match.tribute == "single" and match.to_move() == 2
+    match.apply(match.legal_moves()[0])
+    assert match.to_move() == 0                        # A returns to C
+    match.apply(match.legal_moves()[0])
+    assert match.to_move() == 2                        # C leads
+
+
+def test_double_tribute_higher_card_to_first():
+    for seed in range(50):
+        match = next_hand_after([0, 2], seed=seed)
+        if match.tribute == "double":
+            break
+    values = {p: match.tribute_card_value(p) for p in (1, 3)}
+    assert [kind for kind, _ in match.pending] == ["tribute", "tribute", "return", "return"]
+    to_first = match.log[-1]["leader"]
+    assert values[to_first] >= values[1 if to_first == 3 else 3]
+    if values[1] == values[3]:
+        assert to_first == 1                            # the payer next after the 1st pays the 1st
+    for _ in range(2):
+        match.apply(match.legal_moves()[0])
+    received = {m[2]: m[1] for m in match.tribute_moves if m[0] == "tribute"}
+    assert received[0] == to_first
+    for _ in range(2):
+        match.apply(match.legal_moves()[0])
+    assert match.phase == "play" and match.to_move() == to_first
+    assert sum(len(h) for h in match.hands) == 108 and all(len(h) == 27 for h in match.hands)
+
+
+def test_anti_tribute_when_payers_hold_both_big_jokers():
+    for seed in range(400):
+        match = GuandanMatch(GuandanOptions(), seed)
+        hands_next = None
+        clone = match.clone()
+        end_with(clone, [0, 1, 2])
+        if clone.tribute == "anti":
+            hands_next = clone
+            break
+    assert hands_next is not None
+    assert hands_next.hands[3].count(BIG_JOKER) == 2 and hands_next.anti_holders == (3,)
+    assert hands_next.to_move() == 0 and hands_next.phase == "play"
+
+
+def test_scenario_10_tribute_card_is_forced():
+    match = GuandanMatch(GuandanOptions(), 1)
+    match.level = 5
+    match.hands[3] = C("BJ AS 5S 3D")
+    assert match.tribute_choices(3) == [BIG_JOKER]
+    match.hands[3] = C("AS 5S 5H 3D")
+    assert match.tribute_choices(3) == C("5S")          # a level card, never the wild 5♥
+    match.hands[3] = C("AS AD 3D")
+    assert set(match.tribute_choices(3)) == set(C("AS AD"))   # equal cards: the payer chooses
+
+
+def test_scenario_11_return_rules():
+    match = GuandanMatch(GuandanOptions(), 1)
+    match.level = 8
+    match.hands[0] = C("2S 8S 10D JS AS")
+    assert match.return_choices(0) == C("2S 10D")
+    match.hands[0] = C("JS QD AS 8S 8H SJ")
+    assert match.return_choices(0) == C("JS")
+
+
+def test_illegal_tribute_and_return_moves():
+    match = next_hand_after([0, 1, 2])
+    with pytest.raises(IllegalMove, match="tribute"):
+        match.apply(Pass())
+    low = min(match.hands[3], key=lambda c: rules.card_value(c, match.level))
+    with pytest.raises(IllegalMove, match="highest"):
+        match.apply(Tribute(low))
+
+
+# -- encodings and properties
+def test_move_encodings():
+    move = decode_move({"play": ["5S", "6S", "2H", "8S", "9S"], "as": {"type": "straight_flush", "key": "9"}})
+    assert move.type == "straight_flush" and move.key == 9 and len(move.cards) == 5
+    assert decode_move(move.to_json()) == move
+    assert decode_move({"pass": True}) == Pass()
+    assert decode_move({"tribute": "AS"}).to_json() == {"tribute": "AS"}
+    joker = decode_move({"play": ["SJ", "SJ", "BJ", "BJ"], "as": {"type": "joker_bomb", "key": None}})
+    assert joker.key is None
+    for bad in ({"play": ["5S"]}, {"play": [], "as": {"type": "single", "key": "5"}}, {"pass": False},
+                {"play": ["5S"], "as": {"type": "quad", "key": "5"}}, {"play": ["5S"], "as": {"type": "single", "key": "X"}}):
+        with pytest.raises(MoveError):
+            decode_move(bad)
+
+
+@given(seed=st.integers(0, 2 ** 64 - 1), data=st.data())
+def test_random_legal_play_keeps_108_cards_and_replays(seed, data):
+    match = SPEC.new_match(seed=seed)
+    deck = Counter(guandan_deck())
+    for _ in range(data.draw(st.integers(0, 160))):
+        if match.is_over():
+            break
+        move = data.draw(st.sampled_from(match.legal_moves()))
+        match.apply(move)
+        assert Counter(c for h in match.hands for c in h) + Counter(match.played) == deck
+        assert match.hand > 1 or len(match.finish) <= 3
+    assert SPEC.match_type.replay(match.options, match.seed, match.moves).log == match.log
+
+
+@given(seed=st.integers(0, 10 ** 6), data=st.data())
+def test_random_selections_are_accepted_exactly_when_legal(seed, data):
+    match = SPEC.new_match(seed=seed)
+    for _ in range(data.draw(st.integers(0, 30))):
+        match.apply(data.draw(st.sampled_from(match.legal_moves())))
+    if match.phase != "play":
+        return
+    seat = match.to_move()
+    hand = match.hands[seat]
+    picks = data.draw(st.lists(st.integers(0, len(hand) - 1), min_size=1, max_size=6, unique=True))
+    cards = [hand[i] for i in picks]
+    top = match.top.combo if match.top else None
+    for combo in rules.classify(cards, match.level) or [rules.Combo("single", 3, len(cards))]:
+        move = Play(tuple(cards), combo.type, combo.key)
+        ok = combo in rules.classify(cards, match.level) and rules.beats(combo, top, match.level)
+        assert (match.why_illegal(move) is None) == ok
+
+
+def test_whole_bot_matches_levels_and_finishing_consistent():
+    bot = {0: SPEC.bot("normal"), 1: SPEC.bot("easy"), 2: SPEC.bot("normal"), 3: SPEC.bot("easy")}
+    match = SPEC.new_match(seed=11)
+    while not match.is_over() and match.hand < 40:
+        seat, move = next_cpu_move(match, lambda s: bot[s])
+        assert match.why_illegal(move, seat) is None
+        match.apply(move, seat)
+    for record in (r for r in match.log if r["type"] == "hand_end"):
+        assert sorted(record["finish"]) == [0, 1, 2, 3]
+        assert record["winner_team"] == record["finish"][0] % 2
+        assert 0 <= record["level_up"] <= 3
+
+
+def test_bot_decision_depends_only_on_its_view():
+    match = SPEC.new_match(seed=21)
+    bot = SPEC.bot("normal")
+    for _ in range(40):
+        seat = match.to_move()
+        view = match.view(seat)
+        other = match.clone()
+        hidden = [s for s in range(4) if s != seat]
+        pool = [c for s in hidden for c in other.hands[s]]
+        pool.reverse()
+        for s in hidden:
+            n = len(other.hands[s])
+            other.hands[s], pool = pool[:n], pool[n:]
+        other._sort()
+        assert other.view(seat) == view
+        assert SPEC.bot("normal").choose(other.view(seat)) == bot.choose(view)
+        match.apply(bot.choose(view))
