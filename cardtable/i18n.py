@@ -57,7 +57,7 @@ def progress_text(game: str, progress: object) -> str | None:
         return None
 
 
-def t(key: str, **params: object) -> str:
+def t(key: str, /, **params: object) -> str:
     text = _catalogs[_language].get(key) or _catalogs["en"].get(key) or key
     return text.format(**params) if params else text
 
