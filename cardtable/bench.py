@@ -128,4 +128,8 @@ def main(what: str = "all", seconds: float = 3.0) -> int:
             times = decision_times(game, level)
             print(f"{game:8} {level:7} sim {hands:8.1f} hands/s ({matches:.2f} matches/s); one decision: "
                   f"median {statistics.median(times) * 1e6:.0f} µs, p95 {_pct(times, 0.95) * 1e6:.0f} µs")
+        extra = games.get(game).extra_bench
+        if extra is not None:
+            for line in extra():
+                print(line)
     return 0

@@ -106,3 +106,65 @@ def test_signal_mid_trick_saves_and_the_game_continues(tmp_path, sig, game, seed
         os.close(master)
     again, _ = SaveStore(saves).load(slot)
     assert again.moves == before.moves and again.trick == before.trick
+
+
+def test_guandan_sighup_during_a_trick_and_during_the_tribute(tmp_path):
+    from cardtable import games
+    from cardtable.sim import next_cpu_move
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"cpu_speed": "instant"}))
+    saves = home / "saves"
+    store = SaveStore(saves)
+    spec = games.get("guandan")
+    players = ["human", "cpu:easy", "cpu:easy", "cpu:easy"]
+
+    # During a trick: the human leads hand 1; play the hint, and the CPUs answer up to the next turn.
+    match = spec.new_match(seed=4)
+    store.save("trick", match, players)
+    # During the tribute: seed 0 reaches hand 2 with the human to return the tribute.
+    tribute = spec.new_match(seed=0)
+    bot = spec.bot("easy")
+    while not (tribute.hand == 2 and tribute.phase == "tribute" and tribute.to_move() == 0):
+        seat, move = next_cpu_move(tribute, lambda _: bot)
+        tribute.apply(move, seat)
+    store.save("tribute", tribute, players)
+
+    for slot, keys in (("trick", b"h\r"), ("tribute", b"")):
+        proc, master = spawn(["continue", slot], home)
+        try:
+            pump(master, 3.0)
+            if keys:
+                os.write(master, keys[:1])
+                pump(master, 0.5)
+                os.write(master, keys[1:])
+                pump(master, 2.0)
+            before, _ = store.load(slot)
+            os.killpg(proc.pid, signal.SIGHUP)
+            pump(master, 2.0)
+            proc.wait(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+        after, _ = store.load(slot)
+        assert after.moves == before.moves
+        if slot == "trick":
+            assert len(after.moves) > 1 and after.to_move() == 0
+        else:
+            assert after.phase == "tribute" and after.to_move() == 0
+        # Start again and quit: nothing is lost.
+        proc, master = spawn(["continue", slot], home)
+        try:
+            pump(master, 3.0)
+            assert proc.poll() is None
+            os.write(master, b"\x11")
+            pump(master, 2.0)
+            proc.wait(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+        again, _ = store.load(slot)
+        assert again.moves == after.moves

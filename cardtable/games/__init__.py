@@ -26,6 +26,7 @@ class GameSpec:
     ui: str
     rules_package: str
     partnerships: bool
+    extra_bench: Callable[[], list[str]] | None = None   # game-specific timings for `cardtable bench`
 
     def new_match(self, options: Options | None = None, seed: int = 0) -> Match:
         return self.match_type(options if options is not None else self.options_type(), seed)
