@@ -46,7 +46,7 @@ def _time_script(script: str) -> float:
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
         handle.write(script)
     try:
-        out = subprocess.run([sys.executable, handle.name], capture_output=True, text=True)
+        out = subprocess.run([sys.executable, handle.name], capture_output=True, text=True, check=False)
     finally:
         import os
 

@@ -93,7 +93,7 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
             labels = [f"cpu:{level}" for level in seating]
             writer = HistoryWriter(history, match, labels, legal) if history is not None else None
             while (seat := match.to_move()) is not None:
-                seat, move = next_cpu_move(match, lambda s: bots[seating[s]])
+                seat, move = next_cpu_move(match, lambda s, seating=seating: bots[seating[s]])
                 if writer is not None:
                     writer.apply(move, seat)
                 else:

@@ -14,7 +14,7 @@ from cardtable.history import read_records, replay, split_matches
 
 def run(*args, env=None):
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "cardtable", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardtable", *args], capture_output=True, text=True, check=False,
                           env=full_env, stdin=subprocess.DEVNULL)
 
 

@@ -10,8 +10,15 @@ from cardtable import games
 from cardtable.cards import BIG_JOKER, guandan_deck, parse_card
 from cardtable.engine import IllegalMove, MoveError
 from cardtable.games.guandan import rules
-from cardtable.games.guandan.state import (GuandanMatch, GuandanOptions, Pass, Play, Return, Tribute,
-                                           decode_move)
+from cardtable.games.guandan.state import (
+    GuandanMatch,
+    GuandanOptions,
+    Pass,
+    Play,
+    Return,
+    Tribute,
+    decode_move,
+)
 from cardtable.sim import next_cpu_move
 
 SPEC = games.get("guandan")

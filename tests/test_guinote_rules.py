@@ -7,8 +7,15 @@ from hypothesis import strategies as st
 from cardtable.cards import parse_spanish_card, spanish_deck
 from cardtable.engine import IllegalMove, MoveError
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import (Cante, Claim, Exchange, GuinoteMatch, GuinoteOptions, Play,
-                                           decode_move)
+from cardtable.games.guinote.state import (
+    Cante,
+    Claim,
+    Exchange,
+    GuinoteMatch,
+    GuinoteOptions,
+    Play,
+    decode_move,
+)
 from cardtable.tricks import partner
 
 
@@ -219,7 +226,7 @@ def test_exchange_of_the_seven_by_the_winning_pair():
         match = GuinoteMatch(GuinoteOptions(), seed)
         while match.hand == 1 and not can_exchange(match):
             seat = match.to_move()
-            match.apply([m for m in match.legal_moves(seat) if isinstance(m, Play)][0], seat)
+            match.apply(next(m for m in match.legal_moves(seat) if isinstance(m, Play)), seat)
             if len(match.tricks) >= 4 and not can_exchange(match):
                 break
         if can_exchange(match):
@@ -260,7 +267,7 @@ def test_cante_only_after_own_pair_wins_and_each_suit_once():
             if singable(match):
                 break
             seat = match.to_move()
-            match.apply([m for m in match.legal_moves(seat) if isinstance(m, Play)][0], seat)
+            match.apply(next(m for m in match.legal_moves(seat) if isinstance(m, Play)), seat)
         if singable(match):
             break
     else:

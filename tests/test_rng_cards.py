@@ -2,8 +2,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable.cards import (BIG_JOKER, SMALL_JOKER, Card, CardError, codes, french_deck, guandan_deck,
-                             parse_card, parse_spanish_card, spanish_deck)
+from cardtable.cards import (
+    BIG_JOKER,
+    SMALL_JOKER,
+    Card,
+    CardError,
+    codes,
+    french_deck,
+    guandan_deck,
+    parse_card,
+    parse_spanish_card,
+    spanish_deck,
+)
 from cardtable.rng import MAX_SEED, Rng, mix, splitmix64
 
 

@@ -7,8 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable import games
-from cardtable.saves import (MAX_SAVE_BYTES, SCHEMA_VERSION, SaveError, SaveStore, default_save_dir,
-                             parse_envelope)
+from cardtable.saves import (
+    MAX_SAVE_BYTES,
+    SCHEMA_VERSION,
+    SaveError,
+    SaveStore,
+    default_save_dir,
+    parse_envelope,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 PLAYERS = ["human", "cpu:normal", "cpu:normal", "cpu:normal"]

@@ -5,8 +5,8 @@ from textual.widgets import Checkbox
 from cardtable.games.gongzhu.state import GongZhuOptions
 from cardtable.saves import SaveStore
 from cardtable.ui.gongzhu import GongZhuScreen, GongZhuSetup, MatchEndScreen, ResultsScreen, ShowPanel
-from cardtable.ui.widgets import HandView
 from cardtable.ui.home import HomeScreen
+from cardtable.ui.widgets import HandView
 from tests.ui_helpers import make_app, settle
 
 

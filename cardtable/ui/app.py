@@ -15,7 +15,6 @@ from cardtable import games, i18n
 from cardtable.i18n import t
 from cardtable.saves import SaveError, SaveStore
 from cardtable.settings import Settings, load_settings, save_settings
-
 from cardtable.ui.toosmall import MIN_HEIGHT, MIN_WIDTH
 
 

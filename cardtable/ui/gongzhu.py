@@ -16,13 +16,13 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Radi
 
 from cardtable import i18n
 from cardtable.cards import Card
-from cardtable.engine import check_seed, OptionError
+from cardtable.engine import OptionError, check_seed
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
 from cardtable.i18n import t
-from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.bindings import translate_bindings
+from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView
 
@@ -388,7 +388,7 @@ class MatchEndScreen(ModalScreen[str]):
         self.record = record
 
     def compose(self) -> ComposeResult:
-        names = lambda seats: ", ".join(seat_name(s) for s in seats)  # noqa: E731
+        names = lambda seats: ", ".join(seat_name(s) for s in seats)
         totals = Text()
         for seat, total in enumerate(self.record["totals"]):
             totals.append(f"{seat_name(seat):<8}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
@@ -648,7 +648,7 @@ class GongZhuScreen(GameScreen):
     def reason(self, exc) -> str:
         """A refusal in the player's language, with cards and suits drawn as on the table."""
         from cardtable.cards import parse_card
-        from cardtable.ui.cardart import card_label, SUIT_SYMBOLS
+        from cardtable.ui.cardart import SUIT_SYMBOLS, card_label
 
         params = dict(exc.params)
         if "card" in params:

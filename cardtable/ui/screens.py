@@ -8,13 +8,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Header, Label, MarkdownViewer, RadioButton, RadioSet, Static
+from textual.widgets import (
+    Button,
+    DataTable,
+    Footer,
+    Header,
+    Label,
+    MarkdownViewer,
+    RadioButton,
+    RadioSet,
+    Static,
+)
 
 from cardtable import games, i18n
 from cardtable.i18n import t
-from cardtable.ui.bindings import translate_bindings
 from cardtable.rules_text import rules_markdown
 from cardtable.settings import CARD_STYLES, CPU_SPEEDS
+from cardtable.ui.bindings import translate_bindings
 
 
 class HelpScreen(Screen):

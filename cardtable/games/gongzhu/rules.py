@@ -74,8 +74,9 @@ def refusal(card: Card, hand: Collection[Card], ctx: PlayContext) -> tuple[str, 
             return (f"you must follow suit ({lead_suit})", "must_follow", {"suit": lead_suit})
     if (card in ctx.shown and card.suit == lead_suit and lead_suit not in ctx.suits_led
             and any(c.suit == card.suit and c != card for c in hand)):
-        return (f"{card} was shown: it may not be played on the first {lead_suit} trick while you hold "
-                "another card of that suit", "gz_shown_first_round", {"card": card.code, "suit": lead_suit})
+        reason = (f"{card} was shown: it may not be played on the first {lead_suit} trick while you hold "
+                  "another card of that suit")
+        return (reason, "gz_shown_first_round", {"card": card.code, "suit": lead_suit})
     return None
 
 

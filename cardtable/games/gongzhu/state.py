@@ -6,8 +6,15 @@ import dataclasses
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, CardError, french_deck, parse_card
-from cardtable.engine import (IllegalMove, Match, MoveError, Options, check_bool, check_choice,
-                              check_positive_int)
+from cardtable.engine import (
+    IllegalMove,
+    Match,
+    MoveError,
+    Options,
+    check_bool,
+    check_choice,
+    check_positive_int,
+)
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import PIG, TWO_OF_CLUBS, PlayContext
 from cardtable.rng import Rng, mix

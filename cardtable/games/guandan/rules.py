@@ -11,8 +11,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cardtable.cards import BIG_JOKER, BIG_JOKER_RANK, FRENCH_RANK_NAMES, FRENCH_SUITS, SMALL_JOKER, \
-    SMALL_JOKER_RANK, Card
+from cardtable.cards import (
+    BIG_JOKER,
+    BIG_JOKER_RANK,
+    FRENCH_RANK_NAMES,
+    FRENCH_SUITS,
+    SMALL_JOKER,
+    SMALL_JOKER_RANK,
+    Card,
+)
 
 ACE = 14
 RANKS = tuple(range(2, 15))
@@ -276,6 +283,8 @@ def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_s
         by_rank.setdefault(card.rank, []).append(card)
     jokers = Counter(c.rank for c in hand if c.is_joker)
     out: dict[tuple, Option] = {}
+    # Answering a play, only its type and the bombs can beat it: skip the rest.
+    wanted = set(TYPES) if top is None else set(BOMB_TYPES) | ({top.type} if not top.is_bomb else set())
 
     def offer(kind: str, key: int | None, cards: list[Card], wilds_as: Iterable[Card] = ()) -> None:
         combo = Combo(kind, key, len(cards), tuple(wilds_as))
@@ -296,9 +305,10 @@ def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_s
         return naturals + wilds[:missing], missing
 
     # singles, pairs, triples, bombs (wilds count as level cards too)
+    small = [(size, kind) for size, kind in ((1, "single"), (2, "pair"), (3, "triple")) if kind in wanted]
     for rank in set(by_rank) | ({level} if w else set()):
         available = len(by_rank.get(rank, [])) + w
-        for size, kind in ((1, "single"), (2, "pair"), (3, "triple")):
+        for size, kind in small:
             got = take(rank, size)
             if got is not None:
                 cards, used = got
@@ -320,7 +330,19 @@ def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_s
     if jokers[SMALL_JOKER_RANK] == 2 and jokers[BIG_JOKER_RANK] == 2:
         offer("joker_bomb", None, [SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER])
 
-    # full houses: the cheapest pair for each triple (a joker pair allowed)
+    if "full_house" in wanted:
+        _full_house_options(by_rank, wilds, jokers, offer, take)
+    for length, width, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
+        if kind in wanted:
+            _sequence_options(by_rank, wilds, level, length, width, kind, sf_as_straight, offer)
+    if "straight_flush" in wanted:
+        _straight_flush_options(by_rank, wilds, offer)
+    return sorted(out.values(), key=lambda o: (o.combo.is_bomb, TYPES.index(o.combo.type), strength(o.combo, level)))
+
+
+def _full_house_options(by_rank, wilds, jokers, offer, take) -> None:
+    """Full houses: for each triple, every pair (a joker pair allowed); the offer keeps the cheapest."""
+    w = len(wilds)
     pair_sources: list[tuple[int, list[Card], int]] = []
     for rank in RANKS:
         got = take(rank, 2)
@@ -350,34 +372,38 @@ def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_s
             wilds_as = [Card(triple, "S")] * t_used + [Card(p_rank, "S")] * p_used
             offer("full_house", triple, t_cards + p_cards, wilds_as)
 
-    # sequences
-    for length, width, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
-        for start in range(1, 16 - length):
-            window = [_pos_rank(p) for p in range(start, start + length)]
-            cards: list[Card] = []
-            used = 0
-            wilds_as: list[Card] = []
-            for rank in window:
-                naturals = _spread(by_rank.get(rank, []), width, cards)
-                missing = width - len(naturals)
-                cards.extend(naturals)
-                used += missing
-                wilds_as.extend([Card(rank, "S")] * missing)
-            if used > w:
-                continue
-            cards.extend(wilds[:used])
-            top_rank = _pos_rank(start + length - 1)
-            if kind == "straight":
-                natural_suits = {c.suit for c in cards if not is_wild(c, level)}
-                if not sf_as_straight and len(natural_suits) == 1:
-                    alternative = _mixed_straight(by_rank, window, wilds, level)
-                    if alternative is None:
-                        continue
-                    cards, wilds_as = alternative
-                    if len(wilds_as) > w:
-                        continue
-            offer(kind, top_rank, cards, wilds_as)
-    # straight flushes
+
+def _sequence_options(by_rank, wilds, level, length, width, kind, sf_as_straight, offer) -> None:
+    w = len(wilds)
+    for start in range(1, 16 - length):
+        window = [_pos_rank(p) for p in range(start, start + length)]
+        cards: list[Card] = []
+        used = 0
+        wilds_as: list[Card] = []
+        for rank in window:
+            naturals = _spread(by_rank.get(rank, []), width, cards)
+            missing = width - len(naturals)
+            cards.extend(naturals)
+            used += missing
+            wilds_as.extend([Card(rank, "S")] * missing)
+        if used > w:
+            continue
+        cards.extend(wilds[:used])
+        top_rank = _pos_rank(start + length - 1)
+        if kind == "straight":
+            natural_suits = {c.suit for c in cards if not is_wild(c, level)}
+            if not sf_as_straight and len(natural_suits) == 1:
+                alternative = _mixed_straight(by_rank, window, wilds, level)
+                if alternative is None:
+                    continue
+                cards, wilds_as = alternative
+                if len(wilds_as) > w:
+                    continue
+        offer(kind, top_rank, cards, wilds_as)
+
+
+def _straight_flush_options(by_rank, wilds, offer) -> None:
+    w = len(wilds)
     for suit in FRENCH_SUITS:
         suited = {rank: [c for c in cards_ if c.suit == suit] for rank, cards_ in by_rank.items()}
         for start in range(1, 11):
@@ -388,7 +414,6 @@ def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_s
                 continue
             offer("straight_flush", _pos_rank(start + 4), cards + wilds[:len(missing)],
                   [Card(r, suit) for r in missing])
-    return sorted(out.values(), key=lambda o: (o.combo.is_bomb, TYPES.index(o.combo.type), strength(o.combo, level)))
 
 
 def _spread(cards: list[Card], width: int, chosen: list[Card]) -> list[Card]:

@@ -82,7 +82,7 @@ def refusal_reason(card: SpanishCard, hand: Collection[SpanishCard], trick: Sequ
     if card in allowed:
         return None
     lead = trick[0][1].suit
-    top_seat, top = trick[winner_index(trick, trump)]
+    top = trick[winner_index(trick, trump)][1]
     if any(c.suit == lead for c in hand):
         if card.suit != lead:
             return (f"you must follow suit ({lead})", "gn_must_follow", {"suit": lead})

@@ -7,8 +7,15 @@ import dataclasses
 from typing import Any, ClassVar
 
 from cardtable.cards import CardError, SpanishCard, parse_spanish_card, spanish_deck
-from cardtable.engine import (IllegalMove, Match, MoveError, Options, check_bool, check_choice,
-                              check_positive_int)
+from cardtable.engine import (
+    IllegalMove,
+    Match,
+    MoveError,
+    Options,
+    check_bool,
+    check_choice,
+    check_positive_int,
+)
 from cardtable.games.guinote import rules
 from cardtable.rng import Rng, mix
 from cardtable.tricks import team_of
