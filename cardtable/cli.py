@@ -233,7 +233,7 @@ def _print_sim(spec, result, players) -> None:
                   f"in {result.seconds:.2f} s ({rate:.0f} hands/s)")
     table = Table(title=f"by CPU level ({spec.score_label})")
     table.add_column("level")
-    table.add_column("seat-hands", justify="right")
+    table.add_column("team-hands" if spec.partnerships else "seat-hands", justify="right")
     table.add_column("mean", justify="right")
     table.add_column("95% CI", justify="right")
     table.add_column("matches won", justify="right")

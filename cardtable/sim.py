@@ -103,6 +103,8 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
                 if record["type"] == "hand_end":
                     result.hands += 1
                     for s, value in enumerate(spec.hand_scores(record)):
+                        if spec.partnerships and s >= 2:
+                            continue     # partners share the result: count each team once per hand
                         result.by_level.setdefault(seating[s], LevelStats()).add(value)
                 elif record["type"] == "match_end":
                     for s in _match_winners(record):

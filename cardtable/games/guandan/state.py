@@ -129,6 +129,7 @@ class GuandanView:
     tribute_moves: tuple[tuple[str, int, int, Card | None], ...]   # (kind, from, to, card) once made
     anti_holders: tuple[int, ...]                   # payers holding the big jokers (anti-tribute)
     played: tuple[Card, ...]                        # every card played this hand
+    plays: tuple[tuple[int, tuple[Card, ...]], ...]  # who played what this hand, in order
     legal: tuple
     bot_seed: int
 
@@ -173,6 +174,7 @@ class GuandanMatch(Match):
         self.passed: set[int] = set()
         self.actions: list[Any] = [None] * 4
         self.played: list[Card] = []
+        self.plays: list[tuple[int, tuple[Card, ...]]] = []
         self.tribute_moves: list[tuple[str, int, int, Card | None]] = []
         self.anti_holders: tuple[int, ...] = ()
         self.pending: list[tuple[str, int]] = []       # ("tribute", payer) / ("return", receiver)
@@ -341,6 +343,7 @@ class GuandanMatch(Match):
             for card in move.cards:
                 hand.remove(card)
             self.played.extend(move.cards)
+            self.plays.append((seat, move.cards))
             self.top = TopPlay(seat, move.cards, combo)
             self.passed = set()
             self.actions[seat] = move
@@ -410,7 +413,7 @@ class GuandanMatch(Match):
             declarer=self.declarer, phase=self.phase, to_move=self.to_move(), hand=tuple(self.hands[seat]),
             counts=tuple(len(h) for h in self.hands), finish=tuple(self.finish), top=self.top,
             actions=tuple(self.actions), tribute=self.tribute, tribute_moves=tuple(self.tribute_moves),
-            anti_holders=self.anti_holders, played=tuple(self.played),
+            anti_holders=self.anti_holders, played=tuple(self.played), plays=tuple(self.plays),
             legal=tuple(self.legal_moves(seat)) if self.to_move() == seat else (),
             bot_seed=bot_seed(self.seed, len(self.moves), seat))
 
@@ -422,6 +425,7 @@ class GuandanMatch(Match):
         twin.hands = [list(h) for h in self.hands]
         twin.finish, twin.passed, twin.actions = list(self.finish), set(self.passed), list(self.actions)
         twin.played, twin.tribute_moves = list(self.played), list(self.tribute_moves)
+        twin.plays = list(self.plays)
         twin.pending, twin.paid, twin.receiver_of = list(self.pending), dict(self.paid), dict(self.receiver_of)
         return twin
 

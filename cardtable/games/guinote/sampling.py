@@ -1,0 +1,53 @@
+"""Worlds consistent with a Guiñote view: other hands and the stock honour the counts, the pinta's
+taker, the exchanged pinta, the cantes whose suit is known, and the suits a seat failed to follow in
+arrastre."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cardtable.cards import SpanishCard, spanish_deck
+from cardtable.games.guinote import rules
+from cardtable.games.guinote.state import GuinoteView
+from cardtable.rng import Rng
+from cardtable.sampling import deal_hidden
+
+STOCK = "stock"
+
+
+def known_holdings(view: GuinoteView) -> dict[int, list[SpanishCard]]:
+    """Cards the viewer knows another seat still holds."""
+    played = view.played
+    known: dict[int, set[SpanishCard]] = {s: set() for s in range(4) if s != view.seat}
+    if view.pinta_taker is not None and view.pinta_taker != view.seat:
+        known[view.pinta_taker].add(view.pinta)
+    if view.exchange is not None and view.exchange[0] != view.seat:
+        known[view.exchange[0]].add(view.exchange[1])
+    for cante in view.cantes:
+        if cante.seat != view.seat and cante.suit is not None:
+            known[cante.seat].update({SpanishCard(rules.REY, cante.suit), SpanishCard(rules.SOTA, cante.suit)})
+    return {s: [c for c in cards if c not in played] for s, cards in known.items()}
+
+
+def arrastre_voids(view: GuinoteView) -> dict[int, set[str]]:
+    voids: dict[int, set[str]] = {s: set() for s in range(4)}
+    tricks = list(view.tricks[rules.PHASE1_TRICKS:]) + ([view.trick] if view.arrastre and view.trick else [])
+    for trick in tricks:
+        lead = trick[0][1].suit
+        for seat, card in trick[1:]:
+            if card.suit != lead:
+                voids[seat].add(lead)
+    return voids
+
+
+def sample_world(view: GuinoteView, rng: Rng) -> tuple[list[list[SpanishCard]], list[SpanishCard]]:
+    """(every seat's hand, the stock in a possible draw order) in one world consistent with the view."""
+    others = [s for s in range(4) if s != view.seat]
+    on_table = {view.pinta} if view.pinta_taker is None else set()
+    unseen = Counter(spanish_deck()) - Counter(view.hand) - Counter(view.played) - Counter(on_table)
+    sizes: dict = {s: view.counts[s] for s in others}
+    sizes[STOCK] = view.stock_count - len(on_table)
+    voids = arrastre_voids(view)
+    hands = deal_hidden(unseen.elements(), sizes, known_holdings(view),
+                        lambda place, card: place == STOCK or card.suit not in voids[place], rng)
+    return [list(view.hand) if s == view.seat else hands[s] for s in range(4)], hands[STOCK]
