@@ -47,6 +47,7 @@ class CardTableApp(App[None]):
         return HomeScreen()
 
     def on_mount(self) -> None:
+        self.set_class(self.settings.card_style == "ascii", "ascii-mode")
         self._install_signal_handlers()
         if self.launch is not None:
             self.call_after_refresh(self._do_launch)
@@ -164,6 +165,7 @@ class CardTableApp(App[None]):
         except OSError as exc:
             self.notify(t("save_failed", reason=exc.strerror or str(exc)), severity="error")
         i18n.set_language(self.language_override or settings.language or i18n.detect_language())
+        self.set_class(settings.card_style == "ascii", "ascii-mode")
         for screen in self.screen_stack:
             if hasattr(screen, "settings_changed"):
                 screen.settings_changed()

@@ -190,7 +190,7 @@ class TrickView(Static):
 
         def slot(seat: int) -> Text:
             if seat not in cards:
-                return Text("·", style="grey30")
+                return Text("." if style == "ascii" else "·", style="grey30")
             return card_text(cards[seat], style, selected=seat == top and winner is not None, width=3)
 
         lines = [
@@ -341,7 +341,7 @@ def results_table(record: dict, hand_end_shown: list[list[str]]) -> Table:
 class ResultsScreen(ModalScreen[str]):
     """The seven lines for the four players after a hand, with «Next hand» / «Continue later»."""
 
-    BINDINGS = [Binding("n,enter", "next", "gz_next_hand"), Binding("c", "later", "gz_continue_later")]
+    BINDINGS = [Binding("n,enter", "next", "gz_next_hand"), Binding("c,escape", "later", "gz_continue_later")]
     DEFAULT_CSS = "ResultsScreen .dialog { width: 70; }"
 
     def __init__(self, record: dict, match_over: bool) -> None:

@@ -239,6 +239,8 @@ class LevelBar(Static):
             text.append_text(card_text(card, width=0))
         return text
 
+MARKER, MARKER_ASCII = "▲", "^"
+
 
 class SeatPanel(Static):
     DEFAULT_CSS = """
@@ -381,7 +383,7 @@ class ColumnsView(Widget, can_focus=True):
                     lines[row + 1].append(" ")
                 else:
                     lines[row + 1].append(" " * self.WIDTH)
-            lines[height + 1].append(("▲" if i == self.cursor else " ").center(self.WIDTH), style="bold")
+            lines[height + 1].append(((MARKER_ASCII if self.style_name == "ascii" else MARKER) if i == self.cursor else " ").center(self.WIDTH), style="bold")
         return Text("\n").join(lines)
 
     def on_click(self, event: events.Click) -> None:
@@ -500,7 +502,7 @@ class ChooserScreen(ModalScreen[int | None]):
 
 
 class SummaryScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n,enter", "next", "gd_next_hand"), Binding("escape", "later", "gd_continue_later")]
+    BINDINGS = [Binding("n,enter", "next", "gd_next_hand"), Binding("escape,c", "later", "gd_continue_later")]
     DEFAULT_CSS = "SummaryScreen .dialog { width: 60; }"
 
     def __init__(self, record: dict, level_before: list[str], match_over: bool) -> None:
@@ -927,3 +929,8 @@ class GuandanScreen(GameScreen):
         from cardtable.ui.screens import RulesScreen
 
         self.app.push_screen(RulesScreen("guandan"))
+
+    def cpu_delay(self, seat: int, move: Any) -> float:
+        # Passes come often in Guandan: a short pause keeps the table lively.
+        base = super().cpu_delay(seat, move)
+        return base / 3 if isinstance(move, Pass) else base

@@ -285,7 +285,7 @@ class TrickView(Static):
 
         def slot(seat: int) -> Text:
             if seat not in cards:
-                return Text(" ·", style="grey30")
+                return Text(" ." if style == "ascii" else " ·", style="grey30")
             return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
 
         lines = [Text(seat_name(2), style="dim"), slot(2), Text(""),
@@ -388,7 +388,7 @@ class ClaimScreen(ModalScreen[bool]):
 class SummaryScreen(ModalScreen[str]):
     """The end of a hand: who won and why, points of each pair, partidas and cotos."""
 
-    BINDINGS = [Binding("n,enter", "next", "gn_next_hand"), Binding("escape", "later", "gn_continue_later")]
+    BINDINGS = [Binding("n,enter", "next", "gn_next_hand"), Binding("escape,c", "later", "gn_continue_later")]
     DEFAULT_CSS = "SummaryScreen .dialog { width: 66; }"
 
     def __init__(self, record: dict, deal: dict, options: GuinoteOptions, match_over: bool) -> None:

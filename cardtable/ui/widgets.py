@@ -10,6 +10,8 @@ from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
+MARKER, MARKER_ASCII = "▲", "^"
+
 
 class HandView(Widget, can_focus=True):
     """The human's cards in a row: a cursor, a lifted card, unplayable cards dimmed, a deal animation
@@ -64,7 +66,7 @@ class HandView(Widget, can_focus=True):
                 top.append_text(blank)
                 middle.append_text(text)
                 middle.append(" ")
-            bottom.append(("▲" if i == self.cursor else " ").center(3) + " ", style="bold")
+            bottom.append(((MARKER_ASCII if self.style_name == "ascii" else MARKER) if i == self.cursor else " ").center(3) + " ", style="bold")
         return Text("\n").join([top, middle, bottom])
 
     def on_click(self, event: events.Click) -> None:
