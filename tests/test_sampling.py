@@ -85,7 +85,7 @@ def test_clone_is_independent_and_cheap():
         twin = match.clone()
         bot = games.get(name).bot("easy")
         for _ in range(10):
-            seat, move = next_cpu_move(twin, lambda _: bot)
+            seat, move = next_cpu_move(twin, lambda _, bot=bot: bot)
             twin.apply(move, seat)
         assert len(twin.moves) == len(match.moves) + 10
         assert (match.view(0), [list(h) for h in match.hands], list(match.log)) == before

@@ -30,6 +30,7 @@ from cardtable.tricks import partner
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.widgets import MARKER, MARKER_ASCII
 
 NUMBER_WORDS_EN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 NUMBER_WORDS_ES = {4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho", 9: "nueve", 10: "diez"}
@@ -238,8 +239,6 @@ class LevelBar(Static):
             text.append(f"{seat_name(giver)}→{seat_name(receiver)} ", style="yellow")
             text.append_text(card_text(card, width=0))
         return text
-
-MARKER, MARKER_ASCII = "▲", "^"
 
 
 class SeatPanel(Static):
