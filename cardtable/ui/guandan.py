@@ -3,6 +3,7 @@ the level bar with its counters, the hand summary and the match end."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -24,7 +25,7 @@ from cardtable.engine import OptionError, check_seed
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
-from cardtable.games.guandan.state import GuandanOptions, GuandanView, Pass, Play, Tribute
+from cardtable.games.guandan.state import GuandanOptions, GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import t
 from cardtable.tricks import partner
 from cardtable.ui.bindings import translate_bindings
@@ -84,6 +85,7 @@ i18n.register(
         "gd_tribute_pick": "Choose which {card} to give (equal cards).",
         "gd_return_you": "Return a card to {name} (2–10, not the level): the recommended card is chosen.",
         "gd_return": "Return",
+        "gd_tribute": "Pay tribute",
         "gd_tribute_line": "{payer} → {receiver}: {card}",
         "gd_anti": "No tribute: {names} hold the two big jokers.",
         "gd_summary": "Hand {hand}",
@@ -158,6 +160,7 @@ i18n.register(
         "gd_tribute_pick": "Elige qué {card} das (cartas iguales).",
         "gd_return_you": "Devuelve una carta a {name} (del 2 al 10, no la de nivel): la recomendada ya está elegida.",
         "gd_return": "Devolver",
+        "gd_tribute": "Pagar tributo",
         "gd_tribute_line": "{payer} → {receiver}: {card}",
         "gd_anti": "No hay tributo: {names} tiene(n) los dos jokers grandes.",
         "gd_summary": "Mano {hand}",
@@ -780,7 +783,16 @@ class GuandanScreen(GameScreen):
             "gd_level_bar", us=rules.rank_name(view.levels[0]), them=rules.rank_name(view.levels[1]),
             level=rules.rank_name(view.level))
         self.selection_changed(refresh=False)
+        self._label_enter(view)
         self.refresh_bindings()
+
+    def _label_enter(self, view: GuandanView) -> None:
+        """Enter confirms «Return» (or the tribute) during the tribute, and plays otherwise."""
+        key = "gd_play"
+        if view.phase == "tribute" and view.to_move == HUMAN:
+            key = "gd_return" if isinstance(view.legal[0], Return) else "gd_tribute"
+        self._bindings.key_to_bindings["enter"] = [
+            dataclasses.replace(binding, description=t(key)) for binding in self._bindings.key_to_bindings["enter"]]
 
     def _lit_columns(self, view: GuandanView) -> set[int]:
         """When answering, the columns that can be part of a beating play."""
