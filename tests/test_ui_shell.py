@@ -129,3 +129,21 @@ async def test_small_terminal_shows_a_message_and_recovers(tmp_path):
 
 def test_home_snapshot(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24))
+
+
+async def test_command_palette_offers_the_games(tmp_path):
+    from textual.command import CommandPalette
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "New game: Guiñote" in titles and "Continue" in titles and "Settings" in titles
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"guinote")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.__class__.__name__ == "GuinoteSetup"

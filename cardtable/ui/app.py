@@ -8,7 +8,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 from cardtable import games, i18n
@@ -16,6 +16,13 @@ from cardtable.i18n import t
 from cardtable.saves import SaveError, SaveStore
 from cardtable.settings import Settings, load_settings, save_settings
 from cardtable.ui.toosmall import MIN_HEIGHT, MIN_WIDTH
+
+
+def _plain(text: str) -> str:
+    """Text without accents (ñ → n) for searching."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 class CardTableApp(App[None]):
@@ -142,6 +149,28 @@ class CardTableApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
                 screen.autosave(quiet=True)
+
+    # -- the command palette (Ctrl+P)
+    def get_system_commands(self, screen: Any) -> Any:
+        from functools import partial
+
+        from cardtable.ui.screens import RulesScreen, SettingsScreen, SlotsScreen
+
+        for name in games.games():
+            title = f"{t('new_game')}: {t('game_' + name)}"
+            start = partial(self.start_game, name, ask=True)
+            yield SystemCommand(title, t("desc_" + name), start)
+            plain = _plain(title)
+            if plain != title:   # so that "guinote" finds «Guiñote»
+                yield SystemCommand(plain, t("desc_" + name), start, discover=False)
+        yield SystemCommand(t("continue"), t("saves_title"), lambda: self.push_screen(SlotsScreen()))
+        for name in games.games():
+            yield SystemCommand(t("rules_title", game=t("game_" + name)), t("rules"),
+                                partial(self.push_screen, RulesScreen(name)), discover=False)
+        yield SystemCommand(t("settings"), f"{t('language')} · {t('card_style')} · {t('cpu_speed')}",
+                            lambda: self.push_screen(SettingsScreen()))
+        yield SystemCommand(t("help"), t("keys_title"), self.action_help)
+        yield from super().get_system_commands(screen)
 
     # -- actions
     async def action_quit(self) -> None:
