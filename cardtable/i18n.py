@@ -57,6 +57,11 @@ def progress_text(game: str, progress: object) -> str | None:
         return None
 
 
+def card_count(n: int) -> str:
+    """«1 card», «5 cards» in the current language."""
+    return t("one_card") if n == 1 else t("n_cards", n=n)
+
+
 def t(key: str, /, **params: object) -> str:
     text = _catalogs[_language].get(key) or _catalogs["en"].get(key) or key
     return text.format(**params) if params else text
@@ -76,6 +81,8 @@ register(
         "home_hint": "↑↓ choose a game · Enter: new game · c: continue · r: rules",
         "new_game": "New game",
         "next_game": "Next game",
+        "one_card": "1 card",
+        "n_cards": "{n} cards",
         "progress_gongzhu": "hand {hand}, trick {trick} · you {you:+d}",
         "progress_over": "finished",
         "save": "Save",
@@ -168,6 +175,8 @@ register(
         "home_hint": "↑↓ elige juego · Intro: partida nueva · c: continuar · r: reglas",
         "new_game": "Partida nueva",
         "next_game": "Siguiente juego",
+        "one_card": "1 carta",
+        "n_cards": "{n} cartas",
         "progress_gongzhu": "mano {hand}, baza {trick} · tú {you:+d}",
         "progress_over": "terminada",
         "save": "Guardar",

@@ -20,7 +20,7 @@ from cardtable.engine import OptionError, check_seed
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
-from cardtable.i18n import t
+from cardtable.i18n import card_count, t
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.gamescreen import HUMAN, GameScreen
@@ -38,7 +38,6 @@ i18n.register(
         "gz_showing": "Show cards",
         "gz_zero_hearts": "♣10 with only ♥2–4 counts as alone (house rule)",
         "gz_deal": "Deal",
-        "gz_cards": "{n} cards",
         "gz_shown": "shown",
         "gz_taken": "taken",
         "gz_hand_points": "hand",
@@ -91,7 +90,6 @@ i18n.register(
         "gz_showing": "Mostrar cartas",
         "gz_zero_hearts": "♣10 con solo ♥2–4 cuenta como solo (regla de la casa)",
         "gz_deal": "Repartir",
-        "gz_cards": "{n} cartas",
         "gz_shown": "mostradas",
         "gz_taken": "se lleva",
         "gz_hand_points": "mano",
@@ -162,7 +160,7 @@ class SeatPanel(Static):
         self.border_title = seat_name(seat)
         self.set_class(view.to_move == seat and view.phase == "play", "to-move")
         body = Text()
-        body.append(t("gz_cards", n=count))
+        body.append(card_count(count))
         body.append(f"  {t('gz_total')} {view.totals[seat]:+d}", style="bold")
         if view.shown[seat]:
             body.append(f"\n{t('gz_shown')}: ")

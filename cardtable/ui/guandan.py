@@ -26,7 +26,7 @@ from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanOptions, GuandanView, Pass, Play, Return, Tribute
-from cardtable.i18n import t
+from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_label, card_text, cards_text
@@ -54,7 +54,6 @@ i18n.register(
         "gd_level_bar": "Us {us} · Them {them} · playing {level}",
         "gd_fails": "A failures {us}/{them}",
         "gd_out": "out: BJ {bj} · SJ {sj} · wild {wild} · level {level}",
-        "gd_cards": "{n} cards",
         "gd_place": "{place}",
         "gd_place_1": "1st", "gd_place_2": "2nd", "gd_place_3": "3rd", "gd_place_4": "last",
         "gd_pass": "Pass",
@@ -128,7 +127,6 @@ i18n.register(
         "gd_level_bar": "Nosotros {us} · Ellos {them} · se juega al {level}",
         "gd_fails": "fallos en Ases {us}/{them}",
         "gd_out": "fuera: JG {bj} · JP {sj} · comodín {wild} · nivel {level}",
-        "gd_cards": "{n} cartas",
         "gd_place": "{place}",
         "gd_place_1": "1.º", "gd_place_2": "2.º", "gd_place_3": "3.º", "gd_place_4": "último",
         "gd_pass": "Paso",
@@ -256,7 +254,7 @@ class SeatPanel(Static):
         self.border_title = seat_name(seat)
         self.set_class(view.to_move == seat, "to-move")
         self.set_class(seat == partner(HUMAN), "partner")
-        text = Text(t("gd_cards", n=view.counts[seat]), style="bold" if 0 < view.counts[seat] <= 6 else "")
+        text = Text(card_count(view.counts[seat]), style="bold" if 0 < view.counts[seat] <= 6 else "")
         if seat in view.finish:
             text.append(f" · {place_name(view.finish.index(seat))}", style="bold green")
         action = view.actions[seat]

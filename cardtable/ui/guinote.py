@@ -19,7 +19,7 @@ from cardtable.engine import OptionError, check_seed
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, Play
-from cardtable.i18n import t
+from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
@@ -43,7 +43,6 @@ i18n.register(
         "gn_cantes": "Cantes",
         "gn_cantes_unlimited": "several per trick", "gn_cantes_one": "one per player",
         "gn_deal": "Deal",
-        "gn_cards": "{n} cards",
         "gn_trump": "Trump: {suit}",
         "gn_pinta": "Pinta",
         "gn_stock": "stock {n}",
@@ -122,7 +121,6 @@ i18n.register(
         "gn_cantes": "Cantes",
         "gn_cantes_unlimited": "varios por baza", "gn_cantes_one": "uno por jugador",
         "gn_deal": "Repartir",
-        "gn_cards": "{n} cartas",
         "gn_trump": "Triunfo: {suit}",
         "gn_pinta": "Pinta",
         "gn_stock": "mazo {n}",
@@ -238,7 +236,7 @@ class SeatPanel(Static):
         self.border_title = seat_name(seat)
         self.set_class(view.to_move == seat, "to-move")
         self.set_class(seat == 2, "partner")
-        body = Text(t("gn_cards", n=count))
+        body = Text(card_count(count))
         won = sum(1 for w in view.winners if w == seat)
         if won:
             body.append(f" · {won} ✓")
