@@ -218,7 +218,7 @@ class Match(ABC):
     def _check_turn_and_move(self, move: Any, seat: int | None) -> int:
         to_move = self.to_move()
         if to_move is None:
-            raise IllegalMove("the match is over", "match_over")
+            raise IllegalMove("the match is over", "match_is_over")
         if seat is None:
             seat = to_move
         if seat != to_move and seat not in self.optional_movers():

@@ -81,6 +81,12 @@ register(
         "home_hint": "↑↓ choose a game · Enter: new game · c: continue · r: rules",
         "new_game": "New game",
         "next_game": "Next game",
+        "next_hand": "Next hand",
+        "continue_later": "Continue later",
+        "match_over": "Match over",
+        "home": "Home",
+        "last_trick": "Last trick",
+        "no_last_trick": "No trick has been played yet in this hand.",
         "one_card": "1 card",
         "n_cards": "{n} cards",
         "progress_gongzhu": "hand {hand}, trick {trick} · you {you:+d}",
@@ -137,7 +143,7 @@ register(
         "quit_saved": "Game saved in slot {slot}.",
         "illegal": "That move is not allowed.",
         "must_follow": "You must follow suit ({suit}).",
-        "match_over": "The match is over.",
+        "match_is_over": "The match is over.",
         "not_your_turn": "It is not your turn.",
         "help_text": (
             "## Everywhere\n\n"
@@ -175,6 +181,12 @@ register(
         "home_hint": "↑↓ elige juego · Intro: partida nueva · c: continuar · r: reglas",
         "new_game": "Partida nueva",
         "next_game": "Siguiente juego",
+        "next_hand": "Siguiente mano",
+        "continue_later": "Seguir luego",
+        "match_over": "Fin de la partida",
+        "home": "Inicio",
+        "last_trick": "Última baza",
+        "no_last_trick": "Aún no se ha jugado ninguna baza en esta mano.",
         "one_card": "1 carta",
         "n_cards": "{n} cartas",
         "progress_gongzhu": "mano {hand}, baza {trick} · tú {you:+d}",
@@ -231,7 +243,7 @@ register(
         "quit_saved": "Partida guardada en la ranura {slot}.",
         "illegal": "Esa jugada no está permitida.",
         "must_follow": "Tienes que seguir el palo ({suit}).",
-        "match_over": "La partida ha terminado.",
+        "match_is_over": "La partida ha terminado.",
         "not_your_turn": "No es tu turno.",
         "help_text": (
             "## En todas partes\n\n"

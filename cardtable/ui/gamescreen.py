@@ -39,6 +39,8 @@ class GameScreen(Screen):
                 self.bots[seat] = spec.bot(player.split(":", 1)[1])
         self._skip_pause = asyncio.Event()
         self._cpu_running = False
+        self.pending_results: dict | None = None      # a hand_end record waiting for its dialog
+        self.pending_match_end: dict | None = None    # the match_end record
 
     # -- hooks for subclasses
     def refresh_table(self) -> None:
@@ -48,7 +50,60 @@ class GameScreen(Screen):
         return True
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
-        """Called after each applied move with the log records it produced."""
+        """Called after each applied move with the log records it produced: notes the end of a hand or
+        of the match, then shows the results or moves the game on. Subclasses add their own first."""
+        for record in records:
+            if record["type"] == "hand_end":
+                self.pending_results = record
+            elif record["type"] == "match_end":
+                self.pending_match_end = record
+        self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
+
+    def advance(self) -> None:
+        """What happens next when nobody waits on a dialog: by default the CPU moves."""
+        if self.pending_results is not None:
+            return
+        if self.pending_match_end is not None:
+            self.show_match_end()
+            return
+        self.schedule_cpu()
+
+    def results_dialog(self, record: dict) -> Screen:
+        raise NotImplementedError
+
+    def match_end_dialog(self, record: dict) -> Screen:
+        raise NotImplementedError
+
+    def new_hand_started(self) -> None:
+        """After «Next hand»: the deal animation, for the games that have one."""
+
+    def show_results(self) -> None:
+        if self.pending_results is not None:
+            self.refresh_table()
+            self.app.push_screen(self.results_dialog(self.pending_results), callback=self._results_done)
+
+    def _results_done(self, choice: str | None) -> None:
+        self.pending_results = None
+        if choice == "later":
+            self.action_continue_later()
+            return
+        if self.pending_match_end is None:
+            self.new_hand_started()
+        self.refresh_table()
+        self.advance()
+
+    def show_match_end(self) -> None:
+        self.app.push_screen(self.match_end_dialog(self.pending_match_end), callback=self._match_end_done)
+
+    def _match_end_done(self, choice: str | None) -> None:
+        self.app.pop_screen()
+        if choice == "new":
+            self.app.start_game(self.spec.name, ask=True)
+
+    def resume_state(self) -> None:
+        """A resumed match that had already ended shows its end again."""
+        if self.match.is_over():
+            self.pending_match_end = self.match.log[-1]
 
     def set_status(self, text: str) -> None:
         raise NotImplementedError

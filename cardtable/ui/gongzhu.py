@@ -23,6 +23,7 @@ from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Sho
 from cardtable.i18n import card_count, t
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_text, cards_text
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView
 
@@ -58,15 +59,8 @@ i18n.register(
         "gz_tr_none": "—", "gz_tr_alone": "alone", "gz_tr_x2": "×2", "gz_tr_x4": "×4",
         "gz_all_hearts": "★ all hearts", "gz_grand_slam": "★ grand slam", "gz_doubled": "the Transformer doubled",
         "gz_results": "Hand {hand} — results",
-        "gz_next_hand": "Next hand",
-        "gz_continue_later": "Continue later",
-        "gz_match_over": "Match over",
         "gz_winner": "Winner: {names}",
         "gz_pig_is": "«el Cerdo»: {names}",
-        "gz_new_game": "New game",
-        "gz_home": "Home",
-        "gz_last_trick": "Last trick",
-        "gz_no_last_trick": "No trick has been played yet in this hand.",
         "gz_hint": "Hint: {card}",
         "gz_not_in_hand": "{card} is not in your hand.",
         "gz_lead_2c": "The first trick must be led with the ♣2.",
@@ -111,15 +105,8 @@ i18n.register(
         "gz_all_hearts": "★ pleno de corazones", "gz_grand_slam": "★ gran slam",
         "gz_doubled": "el Transformador dobló",
         "gz_results": "Mano {hand}: resultados",
-        "gz_next_hand": "Siguiente mano",
-        "gz_continue_later": "Seguir luego",
-        "gz_match_over": "Fin de la partida",
         "gz_winner": "Gana: {names}",
         "gz_pig_is": "«el Cerdo»: {names}",
-        "gz_new_game": "Partida nueva",
-        "gz_home": "Inicio",
-        "gz_last_trick": "Última baza",
-        "gz_no_last_trick": "Aún no se ha jugado ninguna baza en esta mano.",
         "gz_hint": "Pista: {card}",
         "gz_not_in_hand": "No tienes el {card}.",
         "gz_lead_2c": "La primera baza tiene que salir con el ♣2.",
@@ -314,7 +301,7 @@ class ShowPanel(ModalScreen):
         self.dismiss(())
 
 
-def results_table(record: dict, hand_end_shown: list[list[str]]) -> Table:
+def results_table(record: dict) -> Table:
     table = Table(expand=False, pad_edge=False)
     table.add_column("")
     for seat in range(4):
@@ -336,102 +323,53 @@ def results_table(record: dict, hand_end_shown: list[list[str]]) -> Table:
     return table
 
 
-class ResultsScreen(ModalScreen[str]):
-    """The seven lines for the four players after a hand, with «Next hand» / «Continue later»."""
+class ResultsScreen(HandEndDialog):
+    """The seven lines for the four players after a hand, marking all hearts and a doubling Transformer."""
 
-    BINDINGS = [Binding("n,enter", "next", "gz_next_hand"), Binding("c,escape", "later", "gz_continue_later")]
     DEFAULT_CSS = "ResultsScreen .dialog { width: 70; }"
 
     def __init__(self, record: dict, match_over: bool) -> None:
-        super().__init__()
+        super().__init__(t("gz_results", hand=record["hand"]), match_over)
         self.record = record
-        self.match_over = match_over
 
-    def compose(self) -> ComposeResult:
+    def body(self):
         notes = []
         for seat, line in enumerate(self.record["lines"]):
-            hearts = [c for c in self.record["taken"][seat] if c.endswith("H")]
-            if len(hearts) == 13:
-                notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(self.record['taken'][seat]) == 16 else 'gz_all_hearts')}")
+            taken = self.record["taken"][seat]
+            if len([c for c in taken if c.endswith("H")]) == 13:
+                notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(taken) == 16 else 'gz_all_hearts')}")
             if line["transformer"] in ("x2", "x4"):
                 notes.append(f"{seat_name(seat)}: {t('gz_doubled')} ({t('gz_tr_' + line['transformer'])})")
-        with Vertical(classes="dialog"):
-            yield Label(t("gz_results", hand=self.record["hand"]), classes="dialog-title")
-            yield Static(Group(results_table(self.record, self.record["shown"]),
-                               Text("\n".join(notes), style="italic")), id="results-body")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gz_continue_later"), id="later")
-                yield Button(t("gz_match_over") if self.match_over else t("gz_next_hand"), id="next",
-                             variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-    def action_next(self) -> None:
-        self.dismiss("next")
-
-    def action_later(self) -> None:
-        self.dismiss("later")
+        yield Static(Group(results_table(self.record), Text("\n".join(notes), style="italic")), id="results-body")
 
 
-class MatchEndScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "new", "gz_new_game"), Binding("escape,h,enter", "home", "gz_home")]
+class MatchEndScreen(MatchEndDialog):
+    """Names the winner and «el Cerdo», with the final totals."""
+
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 60; }"
 
     def __init__(self, record: dict) -> None:
         super().__init__()
         self.record = record
 
-    def compose(self) -> ComposeResult:
-        names = lambda seats: ", ".join(seat_name(s) for s in seats)
+    def body(self):
+        def names(seats):
+            return ", ".join(seat_name(s) for s in seats)
+
         totals = Text()
         for seat, total in enumerate(self.record["totals"]):
             totals.append(f"{seat_name(seat):<8}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
-        with Vertical(classes="dialog"):
-            yield Label(t("gz_match_over"), classes="dialog-title")
-            yield Label(Text(t("gz_winner", names=names(self.record["winners"])), style="bold green"))
-            yield Label(Text(t("gz_pig_is", names=names(self.record["pig"])), style="bold red"))
-            yield Static(totals)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gz_home"), id="home")
-                yield Button(t("gz_new_game"), id="new", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-    def action_new(self) -> None:
-        self.dismiss("new")
-
-    def action_home(self) -> None:
-        self.dismiss("home")
+        yield Label(Text(t("gz_winner", names=names(self.record["winners"])), style="bold green"))
+        yield Label(Text(t("gz_pig_is", names=names(self.record["pig"])), style="bold red"))
+        yield Static(totals)
 
 
-class LastTrickScreen(ModalScreen):
-    BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]
-    DEFAULT_CSS = "LastTrickScreen .dialog { width: 40; }"
-
-    def __init__(self, view: GongZhuView, style: str) -> None:
-        super().__init__()
-        self.view_ = view
-        self.style_name = style
-
-    def compose(self) -> ComposeResult:
-        view = self.view_
-        with Vertical(classes="dialog"):
-            yield Label(t("gz_last_trick"), classes="dialog-title")
-            if not view.tricks:
-                yield Label(t("gz_no_last_trick"))
-            else:
-                text = Text()
-                for seat, card in view.tricks[-1]:
-                    text.append(f"{seat_name(seat):<8}")
-                    text.append_text(card_text(card, self.style_name, width=3))
-                    text.append("\n")
-                text.append(t("gz_takes", name=seat_name(view.winners[-1])), style="bold")
-                yield Static(text)
+def last_trick_dialog(view: GongZhuView, style: str) -> LastTrickDialog:
+    if not view.tricks:
+        return LastTrickDialog([], None)
+    lines = [Text(f"{seat_name(seat):<8}") + card_text(card, style, width=3) for seat, card in view.tricks[-1]]
+    winner = view.winners[-1]
+    return LastTrickDialog(lines, t("gz_you_take") if winner == HUMAN else t("gz_takes", name=seat_name(winner)))
 
 
 # ---------------------------------------------------------------- the table
@@ -442,10 +380,10 @@ class GongZhuScreen(GameScreen):
         Binding("up", "lift", "Lift", show=False),
         Binding("down", "lower", "Lower", show=False),
         Binding("enter,space", "choose", "gz_play"),
-        Binding("l", "last_trick", "gz_last_trick"),
+        Binding("l", "last_trick", "last_trick"),
         Binding("h", "hint", "hint"),
         Binding("r", "rules", "rules"),
-        Binding("c", "continue_later", "gz_continue_later"),
+        Binding("c", "continue_later", "continue_later"),
         Binding("question_mark", "app.help", "help"),
     ]
     DEFAULT_CSS = """
@@ -464,8 +402,6 @@ class GongZhuScreen(GameScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.status = ""
-        self.pending_results: dict | None = None
-        self.pending_match_end: dict | None = None
         self.dealing = False
         self._deal_timer = None
         self._show_panel_open = False
@@ -494,14 +430,9 @@ class GongZhuScreen(GameScreen):
             self.autosave(quiet=True)
             self.start_deal_animation()
         else:
-            self.resume_pending()
+            self.resume_state()
         self.refresh_table()
         self.advance()
-
-    def resume_pending(self) -> None:
-        """A resumed match that stopped on a finished match shows its end again."""
-        if self.match.is_over():
-            self.pending_match_end = self.match.log[-1]
 
     # -- flow
     def cpu_may_move(self) -> bool:
@@ -509,64 +440,35 @@ class GongZhuScreen(GameScreen):
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         self.status = ""
-        for record in records:
-            if record["type"] == "hand_end":
-                self.pending_results = record
-            elif record["type"] == "match_end":
-                self.pending_match_end = record
-        if self.pending_results is not None:
-            self.call_after_refresh(self.show_results)
-        else:
-            self.call_after_refresh(self.advance)
+        super().after_move(seat, move, records)
 
     def advance(self) -> None:
         """Decide what happens next: the showing panel for the human, or the CPU."""
-        if self.pending_results is not None or self.dealing:
+        if self.dealing or self.pending_results is not None:
             return
-        if self.pending_match_end is not None:
-            self.show_match_end()
-            return
-        if self.match.to_move() == HUMAN and self.match.phase == "show" and not self._show_panel_open:
-            view = self.match.view(HUMAN)
-            showable = rules.showable_in(view.hand)
+        if (self.pending_match_end is None and self.match.to_move() == HUMAN and self.match.phase == "show"
+                and not self._show_panel_open):
+            showable = rules.showable_in(self.match.view(HUMAN).hand)
             if not showable:
                 self.play(Show(()))
                 return
             self._show_panel_open = True
             self.app.push_screen(ShowPanel(showable, self.style_name), callback=self._shown)
             return
-        self.schedule_cpu()
+        super().advance()
 
     def _shown(self, cards: tuple[Card, ...] | None) -> None:
         self._show_panel_open = False
         self.play(Show(tuple(cards or ())))
 
-    def show_results(self) -> None:
-        record = self.pending_results
-        if record is None:
-            return
-        self.app.push_screen(ResultsScreen(record, self.pending_match_end is not None), callback=self._results_done)
+    def results_dialog(self, record: dict) -> ResultsScreen:
+        return ResultsScreen(record, self.pending_match_end is not None)
 
-    def _results_done(self, choice: str | None) -> None:
-        self.pending_results = None
-        if choice == "later":
-            self.action_continue_later()
-            return
-        if self.pending_match_end is not None:
-            self.show_match_end()
-            return
+    def match_end_dialog(self, record: dict) -> MatchEndScreen:
+        return MatchEndScreen(record)
+
+    def new_hand_started(self) -> None:
         self.start_deal_animation()
-        self.refresh_table()
-        self.advance()
-
-    def show_match_end(self) -> None:
-        record = self.pending_match_end
-        self.app.push_screen(MatchEndScreen(record), callback=self._match_end_done)
-
-    def _match_end_done(self, choice: str | None) -> None:
-        self.app.pop_screen()
-        if choice == "new":
-            self.app.start_game("gongzhu", ask=True)
 
     # -- the deal animation: the human's cards appear one by one; any key skips it
     def start_deal_animation(self) -> None:
@@ -716,7 +618,7 @@ class GongZhuScreen(GameScreen):
             self.set_status(t("gz_hint", card=move.card.code))
 
     def action_last_trick(self) -> None:
-        self.app.push_screen(LastTrickScreen(self.match.view(HUMAN), self.style_name))
+        self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
 
     def action_rules(self) -> None:
         from cardtable.ui.screens import RulesScreen

@@ -30,6 +30,7 @@ from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_label, card_text, cards_text
+from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
 
@@ -94,12 +95,8 @@ i18n.register(
         "gd_us": "Us", "gd_them": "Them",
         "gd_levels_now": "Levels: us {us} · them {them}",
         "gd_failure": "A failure at the Aces ({n})",
-        "gd_next_hand": "Next hand",
-        "gd_continue_later": "Continue later",
-        "gd_match_over": "Match over",
         "gd_match_us": "You and your partner pass the Aces and win!",
         "gd_match_them": "Your opponents pass the Aces and win.",
-        "gd_new_game": "New game", "gd_home": "Home",
         "gd_tribute_first": "The tribute is paid first.",
         "gd_bad_tribute": "The tribute is your highest card (never a wild).",
         "gd_return_first": "The tribute is returned first.",
@@ -168,12 +165,8 @@ i18n.register(
         "gd_us": "Nosotros", "gd_them": "Ellos",
         "gd_levels_now": "Niveles: nosotros {us} · ellos {them}",
         "gd_failure": "Fallo en los Ases ({n})",
-        "gd_next_hand": "Siguiente mano",
-        "gd_continue_later": "Seguir luego",
-        "gd_match_over": "Fin de la partida",
         "gd_match_us": "¡Tu compañero y tú pasáis los Ases y ganáis!",
         "gd_match_them": "Vuestros rivales pasan los Ases y ganan.",
-        "gd_new_game": "Partida nueva", "gd_home": "Inicio",
         "gd_tribute_first": "Primero se paga el tributo.",
         "gd_bad_tribute": "El tributo es tu carta más alta (nunca el comodín).",
         "gd_return_first": "Primero se devuelve el tributo.",
@@ -501,17 +494,16 @@ class ChooserScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-class SummaryScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n,enter", "next", "gd_next_hand"), Binding("escape,c", "later", "gd_continue_later")]
+class SummaryScreen(HandEndDialog):
+    """The places and the levels after a hand."""
+
     DEFAULT_CSS = "SummaryScreen .dialog { width: 60; }"
 
-    def __init__(self, record: dict, level_before: list[str], match_over: bool) -> None:
-        super().__init__()
+    def __init__(self, record: dict, match_over: bool) -> None:
+        super().__init__(t("gd_summary", hand=record["hand"]), match_over)
         self.record = record
-        self.level_before = level_before
-        self.match_over = match_over
 
-    def compose(self) -> ComposeResult:
+    def body(self):
         record = self.record
         table = Table(expand=False, pad_edge=False)
         table.add_column(t("gd_places"))
@@ -522,55 +514,22 @@ class SummaryScreen(ModalScreen[str]):
             table.add_row(place_name(index if index < out else 3), seat_name(seat))
         team = t("gd_us") if record["winner_team"] == 0 else t("gd_them")
         rise = t("gd_rise", team=team, n=record["level_up"]) if record["level_up"] else t("gd_no_rise")
-        with Vertical(classes="dialog"):
-            yield Label(t("gd_summary", hand=record["hand"]), classes="dialog-title")
-            yield Static(table)
-            yield Label(Text(rise, style="bold green" if record["winner_team"] == 0 else "bold red"))
-            yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))
-            yield Label(f"{t('gd_fails', us=record['a_failures'][0], them=record['a_failures'][1])}")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gd_continue_later"), id="later")
-                yield Button(t("gd_match_over") if self.match_over else t("gd_next_hand"), id="next",
-                             variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-    def action_next(self) -> None:
-        self.dismiss("next")
-
-    def action_later(self) -> None:
-        self.dismiss("later")
+        yield Static(table)
+        yield Label(Text(rise, style="bold green" if record["winner_team"] == 0 else "bold red"))
+        yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))
+        yield Label(t("gd_fails", us=record["a_failures"][0], them=record["a_failures"][1]))
 
 
-class MatchEndScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "new", "gd_new_game"), Binding("escape,h,enter", "home", "gd_home")]
+class MatchEndScreen(MatchEndDialog):
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
 
     def __init__(self, record: dict) -> None:
         super().__init__()
         self.record = record
 
-    def compose(self) -> ComposeResult:
+    def body(self):
         us = self.record["winner_team"] == 0
-        with Vertical(classes="dialog"):
-            yield Label(t("gd_match_over"), classes="dialog-title")
-            yield Label(Text(t("gd_match_us") if us else t("gd_match_them"), style="bold green" if us else "bold red"))
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gd_home"), id="home")
-                yield Button(t("gd_new_game"), id="new", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-    def action_new(self) -> None:
-        self.dismiss("new")
-
-    def action_home(self) -> None:
-        self.dismiss("home")
+        yield Label(Text(t("gd_match_us") if us else t("gd_match_them"), style="bold green" if us else "bold red"))
 
 
 # ---------------------------------------------------------------- the table
@@ -586,7 +545,7 @@ class GuandanScreen(GameScreen):
         Binding("x,backspace", "clear", "gd_clear"),
         Binding("s", "sort", "gd_sort"),
         Binding("r", "rules", "rules", show=False),
-        Binding("escape", "continue_later", "gd_continue_later"),
+        Binding("escape", "continue_later", "continue_later"),
         Binding("question_mark", "app.help", "help"),
     ]
     DEFAULT_CSS = """
@@ -605,8 +564,6 @@ class GuandanScreen(GameScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.status = ""
-        self.pending_results: dict | None = None
-        self.pending_match_end: dict | None = None
         self.sort_by_play = False
         self.hint_index = -1
         self.dealing = False
@@ -642,8 +599,8 @@ class GuandanScreen(GameScreen):
         if self.fresh:
             self.autosave(quiet=True)
             self.start_deal_animation()
-        elif self.match.is_over():
-            self.pending_match_end = self.match.log[-1]
+        else:
+            self.resume_state()
         self.refresh_table()
         self.advance()
 
@@ -656,22 +613,17 @@ class GuandanScreen(GameScreen):
             self.hint_index = -1
         for record in records:
             if record["type"] == "hand_end":
-                self.pending_results = record
                 self.flash = t("gd_level_up", n=record["level_up"]) if record["level_up"] else ""
-            elif record["type"] == "match_end":
-                self.pending_match_end = record
-        self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
+        super().after_move(seat, move, records)
 
     def advance(self) -> None:
-        if self.pending_results is not None or self.dealing:
+        if self.dealing:
             return
-        if self.pending_match_end is not None:
-            self.app.push_screen(MatchEndScreen(self.pending_match_end), callback=self._match_end_done)
-            return
-        if self.match.to_move() == HUMAN and self.match.phase == "tribute":
+        if (self.pending_results is None and self.pending_match_end is None and self.match.to_move() == HUMAN
+                and self.match.phase == "tribute"):
             self._prepare_tribute()
             return
-        self.schedule_cpu()
+        super().advance()
 
     def _prepare_tribute(self) -> None:
         legal = self.match.legal_moves()
@@ -688,30 +640,15 @@ class GuandanScreen(GameScreen):
             self.columns.select([recommended_return(self.match.view(HUMAN)).card])
             self.set_status(t("gd_return_you", name=seat_name(payer)))
 
-    def show_results(self) -> None:
-        record = self.pending_results
-        if record is None:
-            return
-        deal = next(r for r in reversed(self.match.log) if r["type"] == "deal" and r["hand"] == record["hand"])
-        self.refresh_table()
-        self.app.push_screen(SummaryScreen(record, deal["levels"], self.pending_match_end is not None),
-                             callback=self._results_done)
+    def results_dialog(self, record: dict) -> SummaryScreen:
+        return SummaryScreen(record, self.pending_match_end is not None)
 
-    def _results_done(self, choice: str | None) -> None:
-        self.pending_results = None
+    def match_end_dialog(self, record: dict) -> MatchEndScreen:
+        return MatchEndScreen(record)
+
+    def new_hand_started(self) -> None:
         self.flash = ""
-        if choice == "later":
-            self.action_continue_later()
-            return
-        if self.pending_match_end is None:
-            self.start_deal_animation()
-        self.refresh_table()
-        self.advance()
-
-    def _match_end_done(self, choice: str | None) -> None:
-        self.app.pop_screen()
-        if choice == "new":
-            self.app.start_game("guandan", ask=True)
+        self.start_deal_animation()
 
     # -- the deal animation
     def start_deal_animation(self) -> None:

@@ -23,6 +23,7 @@ from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView
 
@@ -78,14 +79,8 @@ i18n.register(
         "gn_row_cards": "card points", "gn_row_cantes": "cantes", "gn_row_carry": "carried",
         "gn_row_total": "total", "gn_row_ultimas": "las últimas",
         "gn_score": "Hands in this coto: {us}–{them} · cotos {cu}–{ct}",
-        "gn_next_hand": "Next hand",
-        "gn_continue_later": "Continue later",
-        "gn_match_over": "Match over",
         "gn_match_us": "You and your partner win the match!",
         "gn_match_them": "Your opponents win the match.",
-        "gn_new_game": "New game", "gn_home": "Home",
-        "gn_last_trick": "Last trick",
-        "gn_no_last_trick": "No trick has been played yet in this hand.",
         "gn_hint": "Hint: {card}",
         "gn_hint_cante": "Hint: sing in {suit} (press its letter)",
         "gn_hint_exchange": "Hint: exchange the 7 for the pinta (press p)",
@@ -156,14 +151,8 @@ i18n.register(
         "gn_row_cards": "tantos de cartas", "gn_row_cantes": "cantes", "gn_row_carry": "de antes",
         "gn_row_total": "total", "gn_row_ultimas": "las últimas",
         "gn_score": "Manos en este coto: {us}–{them} · cotos {cu}–{ct}",
-        "gn_next_hand": "Siguiente mano",
-        "gn_continue_later": "Seguir luego",
-        "gn_match_over": "Fin de la partida",
         "gn_match_us": "¡Tu compañero y tú ganáis la partida!",
         "gn_match_them": "Ganan la partida vuestros rivales.",
-        "gn_new_game": "Partida nueva", "gn_home": "Inicio",
-        "gn_last_trick": "Última baza",
-        "gn_no_last_trick": "Aún no se ha jugado ninguna baza en esta mano.",
         "gn_hint": "Pista: {card}",
         "gn_hint_cante": "Pista: canta en {suit} (pulsa su letra)",
         "gn_hint_exchange": "Pista: cambia el 7 por la pinta (pulsa p)",
@@ -383,20 +372,19 @@ class ClaimScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-class SummaryScreen(ModalScreen[str]):
+class SummaryScreen(HandEndDialog):
     """The end of a hand: who won and why, points of each pair, partidas and cotos."""
 
-    BINDINGS = [Binding("n,enter", "next", "gn_next_hand"), Binding("escape,c", "later", "gn_continue_later")]
     DEFAULT_CSS = "SummaryScreen .dialog { width: 66; }"
 
     def __init__(self, record: dict, deal: dict, options: GuinoteOptions, match_over: bool) -> None:
-        super().__init__()
+        title = t("gn_summary", hand=record["hand"]) + (f" · {t('gn_de_vueltas')}" if deal["vueltas"] else "")
+        super().__init__(title, match_over)
         self.record = record
         self.deal = deal
         self.options = options
-        self.match_over = match_over
 
-    def compose(self) -> ComposeResult:
+    def body(self):
         record = self.record
         reason = rules.hand_reason(record, self.options.thirty_includes_ultimas, self.deal["vueltas"])
         if record["winner"] is None:
@@ -409,91 +397,39 @@ class SummaryScreen(ModalScreen[str]):
         table.add_column("")
         table.add_column(t("gn_us"), justify="right")
         table.add_column(t("gn_them"), justify="right")
-        carry = self.deal["carry"]
         table.add_row(t("gn_row_cards"), *(str(p) for p in record["points"]))
         table.add_row(t("gn_row_cantes"), *(str(c) for c in record["cantes"]))
         if self.deal["vueltas"]:
-            table.add_row(t("gn_row_carry"), *(str(c) for c in carry))
+            table.add_row(t("gn_row_carry"), *(str(c) for c in self.deal["carry"]))
         table.add_row(Text(t("gn_row_total"), style="bold"), *(Text(str(v), style="bold") for v in record["totals"]))
         if record["ultimas"] is not None:
             table.add_row(t("gn_row_ultimas"), *("+10" if record["ultimas"] == p else "" for p in (0, 1)))
-        score = t("gn_score", us=record["score"][0], them=record["score"][1], cu=record["cotos"][0],
-                  ct=record["cotos"][1])
-        with Vertical(classes="dialog"):
-            yield Label(t("gn_summary", hand=record["hand"]) + (f" · {t('gn_de_vueltas')}" if self.deal["vueltas"] else ""),
-                        classes="dialog-title")
-            yield Label(headline)
-            yield Static(table)
-            yield Label(score)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_continue_later"), id="later")
-                yield Button(t("gn_match_over") if self.match_over else t("gn_next_hand"), id="next",
-                             variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-    def action_next(self) -> None:
-        self.dismiss("next")
-
-    def action_later(self) -> None:
-        self.dismiss("later")
+        yield Label(headline)
+        yield Static(table)
+        yield Label(t("gn_score", us=record["score"][0], them=record["score"][1], cu=record["cotos"][0],
+                      ct=record["cotos"][1]))
 
 
-class MatchEndScreen(ModalScreen[str]):
-    BINDINGS = [Binding("n", "new", "gn_new_game"), Binding("escape,h,enter", "home", "gn_home")]
+class MatchEndScreen(MatchEndDialog):
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
 
     def __init__(self, record: dict) -> None:
         super().__init__()
         self.record = record
 
-    def compose(self) -> ComposeResult:
+    def body(self):
         us = self.record["winner"] == 0
-        with Vertical(classes="dialog"):
-            yield Label(t("gn_match_over"), classes="dialog-title")
-            yield Label(Text(t("gn_match_us") if us else t("gn_match_them"), style="bold green" if us else "bold red"))
-            yield Label(f"cotos {self.record['cotos'][0]}–{self.record['cotos'][1]}")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_home"), id="home")
-                yield Button(t("gn_new_game"), id="new", variant="primary")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
-
-    def action_new(self) -> None:
-        self.dismiss("new")
-
-    def action_home(self) -> None:
-        self.dismiss("home")
+        yield Label(Text(t("gn_match_us") if us else t("gn_match_them"), style="bold green" if us else "bold red"))
+        yield Label(f"cotos {self.record['cotos'][0]}–{self.record['cotos'][1]}")
 
 
-class LastTrickScreen(ModalScreen):
-    BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]
-    DEFAULT_CSS = "LastTrickScreen .dialog { width: 44; }"
-
-    def __init__(self, view: GuinoteView, style: str) -> None:
-        super().__init__()
-        self.view_ = view
-        self.style_name = style
-
-    def compose(self) -> ComposeResult:
-        view = self.view_
-        with Vertical(classes="dialog"):
-            yield Label(t("gn_last_trick"), classes="dialog-title")
-            if not view.tricks:
-                yield Label(t("gn_no_last_trick"))
-            else:
-                text = Text()
-                for seat, card in view.tricks[-1]:
-                    text.append(f"{seat_name(seat):<11}")
-                    text.append_text(spanish_text(card, self.style_name, width=2))
-                    text.append(f"  {card_name(card)}\n")
-                text.append(t("gn_takes", name=seat_name(view.winners[-1])), style="bold")
-                yield Static(text)
+def last_trick_dialog(view: GuinoteView, style: str) -> LastTrickDialog:
+    if not view.tricks:
+        return LastTrickDialog([], None)
+    lines = [Text(f"{seat_name(seat):<11}") + spanish_text(card, style, width=2) + Text(f"  {card_name(card)}")
+             for seat, card in view.tricks[-1]]
+    winner = view.winners[-1]
+    return LastTrickDialog(lines, t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner)))
 
 
 # ---------------------------------------------------------------- the table
@@ -510,10 +446,10 @@ class GuinoteScreen(GameScreen):
         Binding("e", "cante('E')", "espadas", show=False),
         Binding("b", "cante('B')", "bastos", show=False),
         Binding("v", "reveal", "gn_reveal", show=False),
-        Binding("l", "last_trick", "gn_last_trick"),
+        Binding("l", "last_trick", "last_trick"),
         Binding("h", "hint", "hint"),
         Binding("r", "rules", "rules", show=False),
-        Binding("escape", "continue_later", "gn_continue_later"),
+        Binding("escape", "continue_later", "continue_later"),
         Binding("question_mark", "app.help", "help"),
     ]
     DEFAULT_CSS = """
@@ -533,8 +469,6 @@ class GuinoteScreen(GameScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.status = ""
-        self.pending_results: dict | None = None
-        self.pending_match_end: dict | None = None
         self.armed_exchange = False
         self.armed_cantes: set[str] = set()
         self.revealed = False
@@ -565,8 +499,8 @@ class GuinoteScreen(GameScreen):
         self.query_one(HandView).focus()
         if self.fresh:
             self.autosave(quiet=True)
-        elif self.match.is_over():
-            self.pending_match_end = self.match.log[-1]
+        else:
+            self.resume_state()
         self.refresh_table()
         self.advance()
 
@@ -597,22 +531,15 @@ class GuinoteScreen(GameScreen):
             name = seat_name(seat)
             suit = "" if self.match.view(HUMAN).cantes[-1].suit is None else f" {suit_name(move.suit)}"
             self.notify(t("gn_sang", name=name, points=rules.cante_value(move.suit, self.match.trump), suit=suit))
-        for record in records:
-            if record["type"] == "hand_end":
-                self.pending_results = record
-            elif record["type"] == "match_end":
-                self.pending_match_end = record
-            elif record["type"] == "deal":
-                self.armed_exchange = False
-                self.armed_cantes.clear()
-                self.revealed = False
-        self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
+        if any(record["type"] == "deal" for record in records):
+            self.armed_exchange = False
+            self.armed_cantes.clear()
+            self.revealed = False
+        super().after_move(seat, move, records)
 
     def advance(self) -> None:
-        if self.pending_results is not None:
-            return
-        if self.pending_match_end is not None:
-            self.app.push_screen(MatchEndScreen(self.pending_match_end), callback=self._match_end_done)
+        if self.pending_results is not None or self.pending_match_end is not None:
+            super().advance()
             return
         if self._should_ask_claim():
             self.claim_open = True
@@ -623,7 +550,7 @@ class GuinoteScreen(GameScreen):
         if armed is not None:
             self.play(armed, HUMAN)
             return
-        self.schedule_cpu()
+        super().advance()
 
     def _should_ask_claim(self) -> bool:
         if self.match.window_pair != team_of(HUMAN) or Claim() not in self.match.legal_moves(HUMAN):
@@ -638,26 +565,12 @@ class GuinoteScreen(GameScreen):
             self.refresh_table()
             self.advance()
 
-    def show_results(self) -> None:
-        record = self.pending_results
-        if record is None:
-            return
+    def results_dialog(self, record: dict) -> SummaryScreen:
         deal = next(r for r in reversed(self.match.log) if r["type"] == "deal" and r["hand"] == record["hand"])
-        self.app.push_screen(SummaryScreen(record, deal, self.match.options, self.pending_match_end is not None),
-                             callback=self._results_done)
+        return SummaryScreen(record, deal, self.match.options, self.pending_match_end is not None)
 
-    def _results_done(self, choice: str | None) -> None:
-        self.pending_results = None
-        if choice == "later":
-            self.action_continue_later()
-            return
-        self.refresh_table()
-        self.advance()
-
-    def _match_end_done(self, choice: str | None) -> None:
-        self.app.pop_screen()
-        if choice == "new":
-            self.app.start_game("guinote", ask=True)
+    def match_end_dialog(self, record: dict) -> MatchEndScreen:
+        return MatchEndScreen(record)
 
     # -- rendering
     def refresh_table(self) -> None:
@@ -808,7 +721,7 @@ class GuinoteScreen(GameScreen):
             self.set_status(t("gn_hint_exchange"))
 
     def action_last_trick(self) -> None:
-        self.app.push_screen(LastTrickScreen(self.match.view(HUMAN), self.style_name))
+        self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
 
     def action_rules(self) -> None:
         from cardtable.ui.screens import RulesScreen
