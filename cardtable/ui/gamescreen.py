@@ -23,8 +23,13 @@ def reason_text(exc: IllegalMove) -> str:
 
 
 class GameScreen(Screen):
-    """Base of the game screens. Subclasses render the table in :meth:`refresh_table` and may pause the
-    CPU (results, panels) by returning False from :meth:`cpu_may_move`."""
+    """Base of the game screens. Subclasses render the table in :meth:`refresh_table`, name their hand
+    widget (focused, and revealed card by card by the deal animation) and may pause the CPU (panels,
+    prompts) by extending :meth:`cpu_may_move`."""
+
+    TITLE_KEY = ""          # i18n key of the screen title
+    STATUS_ID = ""          # id of the status line (a Static)
+    DEAL_STEP = 0.05        # seconds per card of the deal animation
 
     def __init__(self, spec: GameSpec, match: Match, players: list[str], slot: str, fresh: bool) -> None:
         super().__init__()
@@ -41,13 +46,38 @@ class GameScreen(Screen):
         self._cpu_running = False
         self.pending_results: dict | None = None      # a hand_end record waiting for its dialog
         self.pending_match_end: dict | None = None    # the match_end record
+        self.status = ""
+        self.dealing = False
+        self._deal_timer: Any = None
 
     # -- hooks for subclasses
     def refresh_table(self) -> None:
         raise NotImplementedError
 
+    def hand_widget(self) -> Any:
+        """The widget holding the human's cards; it has a ``revealed`` count for the deal animation."""
+        raise NotImplementedError
+
     def cpu_may_move(self) -> bool:
-        return True
+        return not (self.pending_results or self.pending_match_end or self.dealing)
+
+    @property
+    def style_name(self) -> str:
+        return self.app.settings.card_style
+
+    def on_mount(self) -> None:
+        from cardtable.ui.bindings import translate_bindings
+
+        translate_bindings(self)
+        self.title = t(self.TITLE_KEY)
+        self.hand_widget().focus()
+        if self.fresh:
+            self.autosave(quiet=True)
+            self.new_hand_started()
+        else:
+            self.resume_state()
+        self.refresh_table()
+        self.advance()
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         """Called after each applied move with the log records it produced: notes the end of a hand or
@@ -61,7 +91,7 @@ class GameScreen(Screen):
 
     def advance(self) -> None:
         """What happens next when nobody waits on a dialog: by default the CPU moves."""
-        if self.pending_results is not None:
+        if self.pending_results is not None or self.dealing:
             return
         if self.pending_match_end is not None:
             self.show_match_end()
@@ -75,7 +105,33 @@ class GameScreen(Screen):
         raise NotImplementedError
 
     def new_hand_started(self) -> None:
-        """After «Next hand»: the deal animation, for the games that have one."""
+        """A new deal: the cards appear one by one (any key skips it)."""
+        self.start_deal_animation()
+
+    # -- the deal animation
+    def start_deal_animation(self) -> None:
+        if self.app.settings.cpu_delay <= 0:
+            return
+        self.dealing = True
+        self.hand_widget().revealed = 0
+        self._deal_timer = self.set_interval(self.DEAL_STEP, self._deal_step)
+
+    def _deal_step(self) -> None:
+        widget = self.hand_widget()
+        widget.revealed += 1
+        self.refresh_table()
+        if widget.revealed >= len(self.match.view(HUMAN).hand):
+            self.finish_deal()
+
+    def finish_deal(self) -> None:
+        if self._deal_timer is not None:
+            self._deal_timer.stop()
+            self._deal_timer = None
+        self.hand_widget().revealed = 99
+        if self.dealing:
+            self.dealing = False
+            self.refresh_table()
+            self.advance()
 
     def show_results(self) -> None:
         if self.pending_results is not None:
@@ -106,7 +162,9 @@ class GameScreen(Screen):
             self.pending_match_end = self.match.log[-1]
 
     def set_status(self, text: str) -> None:
-        raise NotImplementedError
+        self.status = text
+        for status in self.query(f"#{self.STATUS_ID}").results():
+            status.update(text)
 
     def reason(self, exc: IllegalMove) -> str:
         return reason_text(exc)
@@ -202,8 +260,12 @@ class GameScreen(Screen):
             pass
 
     def on_key(self, event: events.Key) -> None:
-        # Any key hurries the CPU along (the pause only lets you see each card land).
+        # Any key hurries the CPU along (the pause only lets you see each card land) and skips the deal.
         self._skip_pause.set()
+        if self.dealing:
+            self.finish_deal()
+            event.stop()
+            event.prevent_default()
 
     # -- saving
     def autosave(self, quiet: bool = False) -> bool:

@@ -7,7 +7,6 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,7 +20,6 @@ from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
 from cardtable.i18n import card_count, t
-from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog
 from cardtable.ui.gamescreen import HUMAN, GameScreen
@@ -399,11 +397,11 @@ class GongZhuScreen(GameScreen):
     def setup_screen(cls) -> GongZhuSetup:
         return GongZhuSetup()
 
+    TITLE_KEY = "gz_title"
+    STATUS_ID = "gz-status"
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.status = ""
-        self.dealing = False
-        self._deal_timer = None
         self._show_panel_open = False
 
     def compose(self) -> ComposeResult:
@@ -418,25 +416,12 @@ class GongZhuScreen(GameScreen):
         yield Static(id="gz-status")
         yield Footer()
 
-    @property
-    def style_name(self) -> str:
-        return self.app.settings.card_style
-
-    def on_mount(self) -> None:
-        translate_bindings(self)
-        self.title = t("gz_title")
-        self.query_one(HandView).focus()
-        if self.fresh:
-            self.autosave(quiet=True)
-            self.start_deal_animation()
-        else:
-            self.resume_state()
-        self.refresh_table()
-        self.advance()
+    def hand_widget(self) -> HandView:
+        return self.query_one(HandView)
 
     # -- flow
     def cpu_may_move(self) -> bool:
-        return not (self.pending_results or self.pending_match_end or self.dealing or self._show_panel_open)
+        return super().cpu_may_move() and not self._show_panel_open
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         self.status = ""
@@ -466,43 +451,6 @@ class GongZhuScreen(GameScreen):
 
     def match_end_dialog(self, record: dict) -> MatchEndScreen:
         return MatchEndScreen(record)
-
-    def new_hand_started(self) -> None:
-        self.start_deal_animation()
-
-    # -- the deal animation: the human's cards appear one by one; any key skips it
-    def start_deal_animation(self) -> None:
-        hand = self.query_one(HandView)
-        if self.app.settings.cpu_delay <= 0:
-            hand.revealed = 13
-            return
-        self.dealing = True
-        hand.revealed = 0
-        self._deal_timer = self.set_interval(0.06, self._deal_step)
-
-    def _deal_step(self) -> None:
-        hand = self.query_one(HandView)
-        hand.revealed += 1
-        self.refresh_table()
-        if hand.revealed >= 13:
-            self.finish_deal()
-
-    def finish_deal(self) -> None:
-        if self._deal_timer is not None:
-            self._deal_timer.stop()
-            self._deal_timer = None
-        self.query_one(HandView).revealed = 13
-        if self.dealing:
-            self.dealing = False
-            self.refresh_table()
-            self.advance()
-
-    def on_key(self, event: events.Key) -> None:
-        super().on_key(event)
-        if self.dealing:
-            self.finish_deal()
-            event.stop()
-            event.prevent_default()
 
     # -- rendering
     def refresh_table(self) -> None:
@@ -558,11 +506,6 @@ class GongZhuScreen(GameScreen):
         text = t(exc.key, **params)
         return exc.reason if text == exc.key else text
 
-    def set_status(self, text: str) -> None:
-        self.status = text
-        if self.query("#gz-status"):
-            self.query_one("#gz-status", Static).update(text)
-
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("choose", "hint", "lift", "lower", "move"):
@@ -598,9 +541,6 @@ class GongZhuScreen(GameScreen):
 
     def action_choose(self) -> None:
         """Enter / Space / a click: lift the card under the cursor, or play it if already lifted."""
-        if self.dealing:
-            self.finish_deal()
-            return
         hand = self.query_one(HandView)
         if hand.current is None or self.match.to_move() != HUMAN or self.match.phase != "play":
             return

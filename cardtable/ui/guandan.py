@@ -557,19 +557,20 @@ class GuandanScreen(GameScreen):
     GuandanScreen #gd-status { height: 1; padding: 0 1; }
     """
 
+    TITLE_KEY = "gd_title"
+    STATUS_ID = "gd-status"
+    DEAL_STEP = 0.03
+
     @classmethod
     def setup_screen(cls) -> GuandanSetup:
         return GuandanSetup()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.status = ""
         self.sort_by_play = False
         self.hint_index = -1
-        self.dealing = False
         self.flash = ""
         self._chooser_open = False
-        self._deal_timer = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -585,28 +586,15 @@ class GuandanScreen(GameScreen):
         yield Footer()
 
     @property
-    def style_name(self) -> str:
-        return self.app.settings.card_style
-
-    @property
     def columns(self) -> ColumnsView:
         return self.query_one(ColumnsView)
 
-    def on_mount(self) -> None:
-        translate_bindings(self)
-        self.title = t("gd_title")
-        self.columns.focus()
-        if self.fresh:
-            self.autosave(quiet=True)
-            self.start_deal_animation()
-        else:
-            self.resume_state()
-        self.refresh_table()
-        self.advance()
+    def hand_widget(self) -> ColumnsView:
+        return self.columns
 
     # -- flow
     def cpu_may_move(self) -> bool:
-        return not (self.pending_results or self.pending_match_end or self.dealing or self._chooser_open)
+        return super().cpu_may_move() and not self._chooser_open
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         if seat == HUMAN:
@@ -648,37 +636,7 @@ class GuandanScreen(GameScreen):
 
     def new_hand_started(self) -> None:
         self.flash = ""
-        self.start_deal_animation()
-
-    # -- the deal animation
-    def start_deal_animation(self) -> None:
-        if self.app.settings.cpu_delay <= 0:
-            return
-        self.dealing = True
-        self.columns.revealed = 0
-        self._deal_timer = self.set_interval(0.03, self._deal_step)
-
-    def _deal_step(self) -> None:
-        self.columns.revealed += 1
-        if self.columns.revealed >= 27:
-            self.finish_deal()
-
-    def finish_deal(self) -> None:
-        if self._deal_timer is not None:
-            self._deal_timer.stop()
-            self._deal_timer = None
-        self.columns.revealed = 99
-        if self.dealing:
-            self.dealing = False
-            self.refresh_table()
-            self.advance()
-
-    def on_key(self, event: events.Key) -> None:
-        super().on_key(event)
-        if self.dealing:
-            self.finish_deal()
-            event.stop()
-            event.prevent_default()
+        super().new_hand_started()
 
     # -- rendering
     def _column_groups(self, view: GuandanView) -> tuple[list[list[Card]], list[str]]:
@@ -762,11 +720,6 @@ class GuandanScreen(GameScreen):
             text += "  " + t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as))
         return text
 
-    def set_status(self, text: str) -> None:
-        self.status = text
-        for status in self.query("#gd-status").results(Static):
-            status.update(text)
-
     def reason(self, exc: Any) -> str:
         text = t(exc.key, **exc.params)
         return exc.reason if text == exc.key else text
@@ -831,9 +784,6 @@ class GuandanScreen(GameScreen):
         self.selection_changed()
 
     def action_play(self) -> None:
-        if self.dealing:
-            self.finish_deal()
-            return
         if self.match.to_move() != HUMAN:
             return
         cards = self.columns.selection()

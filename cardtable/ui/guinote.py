@@ -462,13 +462,15 @@ class GuinoteScreen(GameScreen):
     GuinoteScreen #gn-status { height: 1; padding: 0 1; color: $warning; }
     """
 
+    TITLE_KEY = "gn_title"
+    STATUS_ID = "gn-status"
+
     @classmethod
     def setup_screen(cls) -> GuinoteSetup:
         return GuinoteSetup()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.status = ""
         self.armed_exchange = False
         self.armed_cantes: set[str] = set()
         self.revealed = False
@@ -489,25 +491,12 @@ class GuinoteScreen(GameScreen):
         yield Static(id="gn-status")
         yield Footer()
 
-    @property
-    def style_name(self) -> str:
-        return self.app.settings.card_style
-
-    def on_mount(self) -> None:
-        translate_bindings(self)
-        self.title = t("gn_title")
-        self.query_one(HandView).focus()
-        if self.fresh:
-            self.autosave(quiet=True)
-        else:
-            self.resume_state()
-        self.refresh_table()
-        self.advance()
+    def hand_widget(self) -> HandView:
+        return self.query_one(HandView)
 
     # -- flow
     def cpu_may_move(self) -> bool:
-        return not (self.pending_results or self.pending_match_end or self.claim_open
-                    or self._should_ask_claim())
+        return super().cpu_may_move() and not (self.claim_open or self._should_ask_claim())
 
     def armed_move(self) -> Any:
         legal = self.match.legal_moves(HUMAN) if HUMAN in self.match.optional_movers() or \
@@ -538,7 +527,7 @@ class GuinoteScreen(GameScreen):
         super().after_move(seat, move, records)
 
     def advance(self) -> None:
-        if self.pending_results is not None or self.pending_match_end is not None:
+        if self.pending_results is not None or self.pending_match_end is not None or self.dealing:
             super().advance()
             return
         if self._should_ask_claim():
@@ -617,11 +606,6 @@ class GuinoteScreen(GameScreen):
         options.append(keys)
         return text + Text("   ").join(options)
 
-    def set_status(self, text: str) -> None:
-        self.status = text
-        for status in self.query("#gn-status").results(Static):
-            status.update(text)
-
     def reason(self, exc: Any) -> str:
         params = dict(exc.params)
         if "card" in params:
@@ -637,7 +621,7 @@ class GuinoteScreen(GameScreen):
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("choose", "hint", "lift", "lower", "move"):
-            return self.match.to_move() == HUMAN and not self.pending_results
+            return self.match.to_move() == HUMAN and not self.pending_results and not self.dealing
         return True
 
     def action_move(self, step: int) -> None:

@@ -23,7 +23,7 @@ class HandView(Widget, can_focus=True):
 
     cursor: reactive[int] = reactive(0)
     lifted: reactive[int | None] = reactive(None)
-    revealed: reactive[int] = reactive(13)
+    revealed: reactive[int] = reactive(99)
 
     def __init__(self, renderer: Callable[..., Text], **kwargs: Any) -> None:
         super().__init__(**kwargs)
