@@ -81,19 +81,24 @@ def decompose(hand: list[Card], level: int) -> list[tuple[str, list[Card]]]:
     for rank in sorted(by_rank, key=lambda r: -rules.value(r, level)):
         if wilds and len(by_rank[rank]) == 3:
             groups.append(("bomb", by_rank.pop(rank) + [wilds.pop()]))
-    # straights over singles
+    # straights over singles; a wild fills one gap when that turns at least four singles into a play
     while True:
         best = None
         for start in range(1, 11):
             window = [rules.ACE if p == 1 else p for p in range(start, start + 5)]
-            if all(by_rank.get(r) for r in window):
-                singles = sum(1 for r in window if len(by_rank[r]) == 1)
-                if singles >= 3 and (best is None or singles > best[0]):
-                    best = (singles, window)
+            gaps = [r for r in window if not by_rank.get(r)]
+            singles = sum(1 for r in window if len(by_rank.get(r, [])) == 1)
+            if not gaps and singles >= 3 or len(gaps) == 1 and wilds and singles >= 4:
+                score = (singles, -len(gaps))
+                if best is None or score > best[0]:
+                    best = (score, window, gaps)
         if best is None:
             break
         cards = []
         for rank in best[1]:
+            if rank in best[2]:
+                cards.append(wilds.pop())
+                continue
             cards.append(by_rank[rank].pop())
             if not by_rank[rank]:
                 del by_rank[rank]
@@ -163,6 +168,23 @@ class NormalBot:
         """Jokers, level cards and Aces in singles and pairs: the cards that win tricks late."""
         return combo.type in ("single", "pair") and rules.strength(combo, view.level) >= 14
 
+    @staticmethod
+    def _boss(combo: Combo, view: GuandanView) -> bool:
+        """Counting the cards still out: can no single (or pair) beat this one any more?"""
+        if combo.type not in ("single", "pair"):
+            return False
+        unseen = Counter(rules.guandan_deck_counts()) - Counter(view.hand) - Counter(view.played)
+        need = 1 if combo.type == "single" else 2
+        mine = rules.strength(combo, view.level)
+        by_value: Counter = Counter()
+        for card, n in unseen.items():
+            by_value[rules.card_value(card, view.level)] += n
+        wilds = unseen[Card(view.level, "H")]
+        for value, n in by_value.items():
+            if value > mine and (n >= need or (need == 2 and value < 16 and n + wilds >= 2)):
+                return False
+        return True
+
     def _lead(self, view: GuandanView, plays: list[Play], groups) -> Play:
         partner_cards = view.counts[partner(view.seat)]
         non_bombs = [(c, cards) for c, cards in groups if not c.is_bomb]
@@ -188,7 +210,8 @@ class NormalBot:
         fitting = [(c, cards) for c, cards in groups if not c.is_bomb and rules.beats(c, top, view.level)]
         if fitting:
             combo, cards = min(fitting, key=lambda g: rules.strength(g[0], view.level))
-            if not self._control(combo, view) or self._urgent(view):
+            sure = self._boss(combo, view) and len(groups) <= 3
+            if not self._control(combo, view) or self._urgent(view) or sure:
                 return Play.of(cards, combo)
         # 2. a cheap play that breaks the plan a little
         plain = [p for p in plays if p.type not in rules.BOMB_TYPES]

@@ -19,10 +19,12 @@ from cardtable.cards import (
     SMALL_JOKER,
     SMALL_JOKER_RANK,
     Card,
+    guandan_deck,
 )
 
 ACE = 14
 RANKS = tuple(range(2, 15))
+_DECK_COUNTS = Counter(guandan_deck())
 TYPES = ("single", "pair", "triple", "full_house", "straight", "tube", "plate", "bomb", "straight_flush",
          "joker_bomb")
 SEQUENCE_TYPES = frozenset({"straight", "tube", "plate", "straight_flush"})
@@ -48,6 +50,11 @@ def rank_from_name(name: str) -> int:
         if text == name:
             return rank
     raise ValueError(f"not a Guandan rank: {name!r}")
+
+
+def guandan_deck_counts() -> Counter:
+    """The 108-card deck as a multiset (cached: the bots count cards on every decision)."""
+    return _DECK_COUNTS
 
 
 def is_wild(card: Card, level: int) -> bool:
