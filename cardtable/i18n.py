@@ -51,6 +51,8 @@ def progress_text(game: str, progress: object) -> str | None:
         return None
     if progress.get("over") is True:
         return t("progress_over")
+    if f"progress_{game}" not in _catalogs[_language]:
+        return None
     try:
         return t(f"progress_{game}", **{k: v for k, v in progress.items() if k != "over"})
     except (KeyError, ValueError, TypeError, IndexError):
@@ -90,6 +92,8 @@ register(
         "one_card": "1 card",
         "n_cards": "{n} cards",
         "progress_gongzhu": "hand {hand}, trick {trick} · you {you:+d}",
+        "progress_guinote": "hand {hand}, trick {trick} · hands {us}–{them} · cotos {cotos_us}–{cotos_them}",
+        "progress_guandan": "hand {hand} at {level} · levels: us {us}, them {them}",
         "progress_over": "finished",
         "save": "Save",
         "hint": "Hint",
@@ -190,6 +194,8 @@ register(
         "one_card": "1 carta",
         "n_cards": "{n} cartas",
         "progress_gongzhu": "mano {hand}, baza {trick} · tú {you:+d}",
+        "progress_guinote": "mano {hand}, baza {trick} · manos {us}–{them} · cotos {cotos_us}–{cotos_them}",
+        "progress_guandan": "mano {hand} al {level} · niveles: nosotros {us}, ellos {them}",
         "progress_over": "terminada",
         "save": "Guardar",
         "hint": "Pista",

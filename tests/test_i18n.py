@@ -35,3 +35,16 @@ def test_translation_and_fallback():
     assert i18n.t("no-such-key") == "no-such-key"
     with pytest.raises(ValueError):
         i18n.set_language("fr")
+
+
+def test_every_game_progress_reads_in_both_languages():
+    from cardtable import games
+
+    for spec in games.games().values():
+        match = spec.new_match(seed=1)
+        for lang in ("en", "es"):
+            i18n.set_language(lang)
+            text = i18n.progress_text(spec.name, match.progress())
+            assert text and "progress_" not in text and "{" not in text
+    assert i18n.progress_text("nonesuch", {"hand": 1}) is None
+    assert i18n.progress_text("gongzhu", {"hand": 1}) is None        # a field is missing
