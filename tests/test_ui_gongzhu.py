@@ -112,10 +112,9 @@ async def test_showing_panel_shows_the_chosen_cards(tmp_path):
         await settle(pilot)
         assert first.value
         assert "Show 1 and play" in str(app.screen.query_one("#do-show").label)
-        app.screen.query_one("#do-show").press()
+        await pilot.press("enter")                # Enter plays with the ticked card shown
         await settle(pilot)
         screen = table(app)
-        assert screen.match.shown[0] == (app.screen_stack and screen.match.shown[0])
         assert len(screen.match.shown[0]) == 1
 
 

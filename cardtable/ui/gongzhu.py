@@ -46,7 +46,7 @@ i18n.register(
         "gz_you_take": "You take the trick",
         "gz_takes": "{name} takes the trick",
         "gz_show_title": "Show cards?",
-        "gz_show_intro": "Shown cards double their effect for whoever takes them.",
+        "gz_show_intro": "Space ticks a card, Enter plays. Shown cards double for whoever takes them.",
         "gz_show_n": "Show {n} and play",
         "gz_no_show": "No, play",
         "gz_pig": "the Pig", "gz_goat": "the Goat", "gz_transformer": "the Transformer",
@@ -91,7 +91,7 @@ i18n.register(
         "gz_you_take": "Te llevas la baza",
         "gz_takes": "{name} se lleva la baza",
         "gz_show_title": "¿Mostrar cartas?",
-        "gz_show_intro": "Las cartas mostradas doblan su efecto para quien se las lleve.",
+        "gz_show_intro": "Espacio marca una carta, Intro juega. Lo mostrado se dobla para quien se lo lleve.",
         "gz_show_n": "Mostrar {n} y jugar",
         "gz_no_show": "No, a jugar",
         "gz_pig": "el Cerdo", "gz_goat": "la Cabra", "gz_transformer": "el Transformador",
@@ -257,7 +257,8 @@ class GongZhuSetup(ModalScreen):
 class ShowPanel(ModalScreen):
     """One checkbox per showable card held, with its effect; «Show n and play» / «No, play»."""
 
-    BINDINGS = [Binding("escape", "no_show", "gz_no_show")]
+    BINDINGS = [Binding("escape", "no_show", "gz_no_show"),
+                Binding("enter", "confirm", "gz_play", priority=True)]
     DEFAULT_CSS = """
     ShowPanel { align: center top; }
     ShowPanel .dialog { width: 60; margin-top: 5; padding: 0 2; }
@@ -297,6 +298,11 @@ class ShowPanel(ModalScreen):
 
     def action_no_show(self) -> None:
         self.dismiss(())
+
+    def action_confirm(self) -> None:
+        """Enter plays with the ticked cards shown (Space ticks); on «No, play» it shows nothing."""
+        focused = self.focused
+        self.dismiss(() if focused is not None and focused.id == "no-show" else self.chosen())
 
 
 def results_table(record: dict) -> Table:
