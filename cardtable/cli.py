@@ -17,7 +17,7 @@ class CliError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    names = ", ".join(games.games())
+    names = ", ".join(name for name in games.GAME_MODULES if games.is_available(name))
     parser = argparse.ArgumentParser(
         prog="cardtable",
         description="A terminal card table: Guandan, Gong Zhu and Guiñote against three CPU players.",

@@ -264,7 +264,7 @@ class SaveStore:
                 continue
             from cardtable import games
 
-            error = None if save.game in games.games() else f"unknown game {save.game!r}"
+            error = None if games.is_available(save.game) else f"unknown game {save.game!r}"
             infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, error, save.progress))
         infos.sort(key=lambda info: (info.saved_at, info.slot), reverse=True)
         return infos

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,18 @@ def _load() -> dict[str, GameSpec]:
                 continue
             _REGISTRY[name] = module.SPEC
     return _REGISTRY
+
+
+def is_available(name: str) -> bool:
+    """Whether a game package is installed, without importing it (the home screen's first frame)."""
+    if name in _REGISTRY:
+        return True
+    if name not in GAME_MODULES:
+        return False
+    try:
+        return importlib.util.find_spec(f"cardtable.games.{name}") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def games() -> dict[str, GameSpec]:

@@ -51,7 +51,7 @@ class HomeScreen(Screen):
     def fill(self) -> None:
         self.query_one("#home-title", Static).update(t("home_pick"))
         self.query_one("#home-subtitle", Static).update(t("home_subtitle"))
-        playable = games.games()
+        playable = [name for name in games.GAME_MODULES if games.is_available(name)]
         option_list = self.query_one("#game-list", OptionList)
         highlighted = option_list.highlighted
         option_list.clear_options()
@@ -91,7 +91,7 @@ class HomeScreen(Screen):
         if option_list.highlighted is None:
             return None
         name = option_list.get_option_at_index(option_list.highlighted).id
-        return name if name in games.games() else None
+        return name if games.is_available(name) else None
 
     # -- actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -110,7 +110,7 @@ class HomeScreen(Screen):
     def action_rules(self) -> None:
         from cardtable.ui.screens import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.chosen_game or next(iter(games.games()))))
+        self.app.push_screen(RulesScreen(self.chosen_game or games.GAME_MODULES[0]))
 
     def action_settings(self) -> None:
         from cardtable.ui.screens import SettingsScreen
