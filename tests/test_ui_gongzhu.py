@@ -124,7 +124,9 @@ async def test_continue_later_saves_and_resume_is_exact(tmp_path):
         await settle(pilot)
         screen = table(app)
         for _ in range(3):
-            while screen.match.to_move() != 0:
+            for _ in range(50):               # bounded: a crashed app must fail, not hang
+                if screen.match.to_move() == 0:
+                    break
                 await settle(pilot)
             await play_my_turn(pilot, app)
         moves = list(screen.match.moves)

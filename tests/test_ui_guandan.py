@@ -127,7 +127,9 @@ async def test_escape_saves_and_resume(tmp_path):
         await settle(pilot)
         screen = table(app)
         for _ in range(3):
-            while screen.match.to_move() != 0:
+            for _ in range(50):               # bounded: a crashed app must fail, not hang
+                if screen.match.to_move() == 0:
+                    break
                 await settle(pilot)
             await my_turn(pilot, app)
         slot, moves = screen.slot, list(screen.match.moves)

@@ -680,12 +680,25 @@ class GuandanScreen(GameScreen):
         self.refresh_bindings()
 
     def _label_enter(self, view: GuandanView) -> None:
-        """Enter confirms «Return» (or the tribute) during the tribute, and plays otherwise."""
-        key = "gd_play"
+        """The play control (Enter in the footer) names the selection: «Pair of 9s», «Straight 5–9»;
+        during the tribute it says «Return» (or «Pay tribute»)."""
+        label = t("gd_play")
         if view.phase == "tribute" and view.to_move == HUMAN:
-            key = "gd_return" if isinstance(view.legal[0], Return) else "gd_tribute"
+            label = t("gd_return") if isinstance(view.legal[0], Return) else t("gd_tribute")
+        elif view.to_move == HUMAN:
+            beating = self._beating_readings()
+            if len(beating) == 1:
+                label = combo_name(beating[0])
         self._bindings.key_to_bindings["enter"] = [
-            dataclasses.replace(binding, description=t(key)) for binding in self._bindings.key_to_bindings["enter"]]
+            dataclasses.replace(binding, description=label) for binding in self._bindings.key_to_bindings["enter"]]
+
+    def _beating_readings(self) -> list[Combo]:
+        cards = self.columns.selection()
+        if not cards:
+            return []
+        readings = rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
+        top = self.match.top.combo if self.match.top else None
+        return [c for c in readings if rules.beats(c, top, self.match.level)]
 
     def _lit_columns(self, view: GuandanView) -> set[int]:
         """When answering, the columns that can be part of a beating play."""
@@ -696,8 +709,11 @@ class GuandanScreen(GameScreen):
         return lit or {-1}
 
     def selection_changed(self, refresh: bool = True) -> None:
-        """Name the selection in the status line, or say why it is not a play."""
+        """Name the selection in the status line and on the play control, or say why it is not a play."""
         self.set_status(self._describe_selection())
+        if refresh:
+            self._label_enter(self.match.view(HUMAN))
+            self.refresh_bindings()
 
     def _describe_selection(self) -> str:
         if self.match.to_move() == HUMAN and self.match.phase == "tribute":
