@@ -108,6 +108,8 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
                         result.by_level.setdefault(seating[s], LevelStats()).add(value)
                 elif record["type"] == "match_end":
                     for s in _match_winners(record):
+                        if spec.partnerships and s >= 2:
+                            continue     # a team wins once
                         result.wins_by_level[seating[s]] = result.wins_by_level.get(seating[s], 0) + 1
             result.matches += 1
         if progress is not None:

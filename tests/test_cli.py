@@ -99,3 +99,12 @@ def test_sim_rotate_plays_each_deal_under_every_seating(tmp_path):
 def test_rules_prints_markdown():
     out = run("--lang", "es", "rules", "gongzhu")
     assert out.returncode == 0 and "el Cerdo" in out.stdout
+
+
+def test_sim_counts_a_team_win_once():
+    from cardtable import games, sim
+
+    spec = games.get("guinote")
+    result = sim.run(spec, spec.options_type(cotos=1), 3, 1, ["normal", "easy", "normal", "easy"])
+    assert sum(result.wins_by_level.values()) == result.matches == 3
+    assert sum(s.n for s in result.by_level.values()) == 2 * result.hands
