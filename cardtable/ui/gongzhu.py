@@ -11,17 +11,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Footer, Header, Label, Static
 
 from cardtable import i18n
 from cardtable.cards import Card
-from cardtable.engine import OptionError, check_seed
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
 from cardtable.i18n import card_count, t
 from cardtable.ui.cardart import card_text, cards_text
-from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView
 
@@ -190,68 +189,25 @@ class TrickView(Static):
 
 
 # ---------------------------------------------------------------- modal screens
-class GongZhuSetup(ModalScreen):
-    """Before the deal: ending, CPU level, the two switches, the house rule and the game number."""
+class GongZhuSetup(SetupDialog):
+    """Before the deal: ending, the two switches, the house rule, then level and game number."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
-    DEFAULT_CSS = """
-    GongZhuSetup .dialog { width: 72; }
-    """
+    TITLE_KEY = "gz_setup"
+    START_KEY = "gz_deal"
+    DEFAULT_CSS = "GongZhuSetup .dialog { width: 72; }"
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(t("gz_setup"), classes="dialog-title")
-            with Horizontal(classes="form-row"):
-                yield Label(t("gz_ending"), classes="form-label")
-                with RadioSet(id="gz-ending", classes="inline"):
-                    yield RadioButton(t("gz_quick"), value=True, name="500")
-                    yield RadioButton(t("gz_standard"), name="1000")
-            with Horizontal(classes="form-row"):
-                yield Label(t("cpu_level"), classes="form-label")
-                with RadioSet(id="gz-level", classes="inline"):
-                    yield RadioButton(t("level_easy"), name="easy")
-                    yield RadioButton(t("level_normal"), value=True, name="normal")
-            yield Checkbox(t("gz_swap"), value=True, id="gz-swap")
-            yield Checkbox(t("gz_showing"), value=True, id="gz-showing")
-            yield Checkbox(t("gz_zero_hearts"), value=True, id="gz-zero")
-            with Horizontal(classes="form-row"):
-                yield Label(t("game_number"), classes="form-label")
-                yield Input(placeholder=t("game_number_help"), id="gz-seed", restrict=r"[0-9]*",
-                            max_length=20)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("cancel"), id="gz-cancel")
-                yield Button(t("gz_deal"), id="gz-deal", variant="primary")
+    def fields(self):
+        yield radio_row("gz_ending", "gz-ending", (("gz_quick", "500", True), ("gz_standard", "1000", False)))
+        yield Checkbox(t("gz_swap"), value=True, id="gz-swap")
+        yield Checkbox(t("gz_showing"), value=True, id="gz-showing")
+        yield Checkbox(t("gz_zero_hearts"), value=True, id="gz-zero")
 
-    def on_mount(self) -> None:
-        self.query_one("#gz-deal", Button).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_deal()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "gz-deal":
-            self.action_deal()
-        else:
-            self.action_cancel()
-
-    def action_deal(self) -> None:
-        ending = self.query_one("#gz-ending", RadioSet).pressed_button
-        level = self.query_one("#gz-level", RadioSet).pressed_button
-        raw = self.query_one("#gz-seed", Input).value.strip()
-        try:
-            seed = check_seed(raw) if raw else None
-        except OptionError:
-            self.notify(t("bad_game_number"), severity="error")
-            return
-        options = GongZhuOptions(
-            target=int(ending.name if ending else 500),
+    def options(self) -> GongZhuOptions:
+        return GongZhuOptions(
+            target=int(self.choice("gz-ending", "500")),
             swap=self.query_one("#gz-swap", Checkbox).value,
             showing=self.query_one("#gz-showing", Checkbox).value,
             transformer_zero_hearts="alone" if self.query_one("#gz-zero", Checkbox).value else "standard")
-        self.dismiss((options, seed, level.name if level else "normal"))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class ShowPanel(ModalScreen):

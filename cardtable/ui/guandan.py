@@ -16,21 +16,19 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, RadioButton, RadioSet, Static
+from textual.widgets import Footer, Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardtable import i18n
 from cardtable.cards import Card
-from cardtable.engine import OptionError, check_seed
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanOptions, GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
-from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import card_label, card_text, cards_text
-from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
+from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
 
@@ -394,62 +392,24 @@ class ColumnsView(Widget, can_focus=True):
 
 
 # ---------------------------------------------------------------- modal screens
-class GuandanSetup(ModalScreen):
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+class GuandanSetup(SetupDialog):
+    """The start: the objective, a card with the five key rules, the Aces option."""
+
+    TITLE_KEY = "gd_setup"
+    START_KEY = "gd_start"
     DEFAULT_CSS = """
     GuandanSetup .dialog { width: 78; }
     GuandanSetup #gd-rules { border: round $primary; padding: 0 1; margin-bottom: 1; }
     """
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(t("gd_setup"), classes="dialog-title")
-            yield Label(t("gd_objective"))
-            yield Static(t("gd_key_rules"), id="gd-rules")
-            with Horizontal(classes="form-row"):
-                yield Label(t("gd_aces"), classes="form-label")
-                with RadioSet(id="gd-aces", classes="inline"):
-                    yield RadioButton(t("gd_aces_unlimited"), value=True, name="unlimited")
-                    yield RadioButton(t("gd_aces_three"), name="three_strikes")
-            with Horizontal(classes="form-row"):
-                yield Label(t("cpu_level"), classes="form-label")
-                with RadioSet(id="gd-level", classes="inline"):
-                    yield RadioButton(t("level_easy"), name="easy")
-                    yield RadioButton(t("level_normal"), value=True, name="normal")
-            with Horizontal(classes="form-row"):
-                yield Label(t("game_number"), classes="form-label")
-                yield Input(placeholder=t("game_number_help"), id="gd-seed", restrict=r"[0-9]*", max_length=20)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("cancel"), id="gd-cancel")
-                yield Button(t("gd_start"), id="gd-start", variant="primary")
+    def fields(self):
+        yield Label(t("gd_objective"))
+        yield Static(t("gd_key_rules"), id="gd-rules")
+        yield radio_row("gd_aces", "gd-aces", (("gd_aces_unlimited", "unlimited", True),
+                                               ("gd_aces_three", "three_strikes", False)))
 
-    def on_mount(self) -> None:
-        translate_bindings(self)
-        self.query_one("#gd-start", Button).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_start()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "gd-start":
-            self.action_start()
-        else:
-            self.dismiss(None)
-
-    def action_start(self) -> None:
-        raw = self.query_one("#gd-seed", Input).value.strip()
-        try:
-            seed = check_seed(raw) if raw else None
-        except OptionError:
-            self.notify(t("bad_game_number"), severity="error")
-            return
-        aces = self.query_one("#gd-aces", RadioSet).pressed_button
-        level = self.query_one("#gd-level", RadioSet).pressed_button
-        self.dismiss((GuandanOptions(aces=aces.name if aces else "unlimited"), seed,
-                      level.name if level else "normal"))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def options(self) -> GuandanOptions:
+        return GuandanOptions(aces=self.choice("gd-aces", "unlimited"))
 
 
 class ChooserScreen(ModalScreen[int | None]):

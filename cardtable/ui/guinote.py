@@ -11,19 +11,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Footer, Header, Label, Static
 
 from cardtable import i18n
 from cardtable.cards import SpanishCard, parse_spanish_card
-from cardtable.engine import OptionError, check_seed
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, Play
 from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
-from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
-from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView
 
@@ -286,62 +284,21 @@ class TrickView(Static):
 
 
 # ---------------------------------------------------------------- modal screens
-class GuinoteSetup(ModalScreen):
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+class GuinoteSetup(SetupDialog):
+    TITLE_KEY = "gn_setup"
+    START_KEY = "gn_deal"
     DEFAULT_CSS = "GuinoteSetup .dialog { width: 76; }"
 
-    def compose(self) -> ComposeResult:
-        rows = (("gn_cotos", "gn-cotos", (("gn_one_coto", "1", False), ("gn_two_cotos", "2", True))),
-                ("gn_vueltas", "gn-vueltas", (("gn_vueltas_claim", "claim", True), ("gn_vueltas_auto", "auto", False))),
-                ("gn_cantes", "gn-cantes", (("gn_cantes_unlimited", "unlimited", True),
-                                            ("gn_cantes_one", "one_per_player", False))),
-                ("cpu_level", "gn-level", (("level_easy", "easy", False), ("level_normal", "normal", True))))
-        with Vertical(classes="dialog"):
-            yield Label(t("gn_setup"), classes="dialog-title")
-            for label, set_id, choices in rows:
-                with Horizontal(classes="form-row"):
-                    yield Label(t(label), classes="form-label")
-                    with RadioSet(id=set_id, classes="inline"):
-                        for text, name, value in choices:
-                            yield RadioButton(t(text), value=value, name=name)
-            with Horizontal(classes="form-row"):
-                yield Label(t("game_number"), classes="form-label")
-                yield Input(placeholder=t("game_number_help"), id="gn-seed", restrict=r"[0-9]*", max_length=20)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("cancel"), id="gn-cancel")
-                yield Button(t("gn_deal"), id="gn-deal", variant="primary")
+    def fields(self):
+        yield radio_row("gn_cotos", "gn-cotos", (("gn_one_coto", "1", False), ("gn_two_cotos", "2", True)))
+        yield radio_row("gn_vueltas", "gn-vueltas", (("gn_vueltas_claim", "claim", True),
+                                                     ("gn_vueltas_auto", "auto", False)))
+        yield radio_row("gn_cantes", "gn-cantes", (("gn_cantes_unlimited", "unlimited", True),
+                                                   ("gn_cantes_one", "one_per_player", False)))
 
-    def on_mount(self) -> None:
-        translate_bindings(self)
-        self.query_one("#gn-deal", Button).focus()
-
-    def _choice(self, set_id: str, default: str) -> str:
-        pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
-        return pressed.name if pressed is not None else default
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_deal()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "gn-deal":
-            self.action_deal()
-        else:
-            self.action_cancel()
-
-    def action_deal(self) -> None:
-        raw = self.query_one("#gn-seed", Input).value.strip()
-        try:
-            seed = check_seed(raw) if raw else None
-        except OptionError:
-            self.notify(t("bad_game_number"), severity="error")
-            return
-        options = GuinoteOptions(cotos=int(self._choice("gn-cotos", "2")),
-                                 vueltas_end=self._choice("gn-vueltas", "claim"),
-                                 cantes_per_win=self._choice("gn-cantes", "unlimited"))
-        self.dismiss((options, seed, self._choice("gn-level", "normal")))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def options(self) -> GuinoteOptions:
+        return GuinoteOptions(cotos=int(self.choice("gn-cotos", "2")), vueltas_end=self.choice("gn-vueltas", "claim"),
+                              cantes_per_win=self.choice("gn-cantes", "unlimited"))
 
 
 class ClaimScreen(ModalScreen[bool]):
