@@ -40,12 +40,12 @@ i18n.register(
         "gd_title": "Guandan",
         "gd_seat_0": "You", "gd_seat_1": "Right", "gd_seat_2": "Partner", "gd_seat_3": "Left",
         "gd_setup": "Guandan",
-        "gd_objective": "Objective: with your partner opposite, be the first team to climb from 2 past the Aces.",
-        "gd_key_rules": "1 · The first out wins the hand; your team rises 3, 2 or 1 levels by your partner's place.\n"
-                        "2 · The level card ranks above the Ace; the two ♥ level cards are wild.\n"
-                        "3 · Beat a play with the same type and size, higher — or with any bomb.\n"
-                        "4 · Straights are exactly 5 cards; A may be low or high; no K-A-2.\n"
-                        "5 · From the second hand the last pays tribute to the first, who returns a 2–10.",
+        "gd_objective": "Be the first pair to climb from 2 past the Aces, with your partner.",
+        "gd_key_rules": "1 · First out wins: the team rises 3, 2 or 1 by the partner's place.\n"
+                        "2 · The level card beats the Ace; the two ♥ level cards are wild.\n"
+                        "3 · Beat the same type and size, higher — or play any bomb.\n"
+                        "4 · Straights are exactly 5 cards; A low or high; no K-A-2.\n"
+                        "5 · From hand 2 the last pays tribute; the 1st gives back a 2–10.",
         "gd_aces": "Aces",
         "gd_aces_unlimited": "Compulsory · tournament",
         "gd_aces_three": "3 failures → back to 2",
@@ -109,12 +109,12 @@ i18n.register(
         "gd_title": "Guandan",
         "gd_seat_0": "Tú", "gd_seat_1": "Derecha", "gd_seat_2": "Compañero", "gd_seat_3": "Izquierda",
         "gd_setup": "Guandan",
-        "gd_objective": "Objetivo: con tu compañero de enfrente, ser la primera pareja en subir del 2 hasta pasar los Ases.",
-        "gd_key_rules": "1 · El primero en quedarse sin cartas gana la mano; subís 3, 2 o 1 niveles según el puesto de tu compañero.\n"
-                        "2 · La carta de nivel va por encima del As; los dos ♥ del nivel son comodines.\n"
-                        "3 · Se gana con el mismo tipo y número de cartas, más alto, o con cualquier bomba.\n"
-                        "4 · La escalera es siempre de 5; el As va abajo o arriba; no hay K-A-2.\n"
-                        "5 · Desde la segunda mano el último paga tributo al 1.º, que devuelve una del 2 al 10.",
+        "gd_objective": "Con tu compañero, subid del 2 hasta pasar los Ases los primeros.",
+        "gd_key_rules": "1 · Gana el 1.º sin cartas; se sube 3, 2 o 1 según su compañero.\n"
+                        "2 · La carta de nivel gana al As; los dos ♥ del nivel son comodines.\n"
+                        "3 · Se gana con el mismo tipo y tamaño, más alto, o con una bomba.\n"
+                        "4 · La escalera es siempre de 5; As abajo o arriba; no hay K-A-2.\n"
+                        "5 · Desde la 2.ª mano el último paga tributo; el 1.º devuelve 2–10.",
         "gd_aces": "Ases",
         "gd_aces_unlimited": "Obligatorio · torneo",
         "gd_aces_three": "3 fallos → al 2",
@@ -399,11 +399,11 @@ class GuandanSetup(SetupDialog):
     START_KEY = "gd_start"
     DEFAULT_CSS = """
     GuandanSetup .dialog { width: 78; }
-    GuandanSetup #gd-rules { border: round $primary; padding: 0 1; margin-bottom: 1; }
+    GuandanSetup #gd-rules { border: round $primary; padding: 0 1; }
     """
 
     def fields(self):
-        yield Label(t("gd_objective"))
+        yield Static(t("gd_objective"))
         yield Static(t("gd_key_rules"), id="gd-rules")
         yield radio_row("gd_aces", "gd-aces", (("gd_aces_unlimited", "unlimited", True),
                                                ("gd_aces_three", "three_strikes", False)))
