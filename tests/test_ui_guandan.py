@@ -183,3 +183,21 @@ def test_summary_snapshot(snap_compare, tmp_path):
             await settle(pilot)
 
     assert snap_compare(make_app(tmp_path, launch=launch(9)), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_sort_by_play_groups_the_hand(tmp_path):
+    from cardtable.i18n import t
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        columns = table(app).query_one(ColumnsView)
+        by_rank = [list(c) for c in columns.columns]
+        await pilot.press("s")
+        await settle(pilot)
+        assert sorted(c for col in columns.columns for c in col) == sorted(c for col in by_rank for c in col)
+        shorts = {t(f"gd_short_{kind}") for kind in rules.TYPES}
+        assert set(columns.labels) <= shorts and columns.columns != by_rank
+        await pilot.press("s")
+        await settle(pilot)
+        assert [list(c) for c in columns.columns] == by_rank

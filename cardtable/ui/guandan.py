@@ -104,6 +104,9 @@ i18n.register(
         "gd_not_in_hand": "Those cards are not all in your hand.",
         "gd_wrong_reading": "Those cards cannot be read that way.",
         "gd_level_up": "+{n}",
+        "gd_short_single": "1", "gd_short_pair": "pair", "gd_short_triple": "trio", "gd_short_full_house": "full",
+        "gd_short_straight": "str", "gd_short_tube": "tube", "gd_short_plate": "plat", "gd_short_bomb": "bomb",
+        "gd_short_straight_flush": "s.fl", "gd_short_joker_bomb": "JJ",
     },
     es={
         "gd_title": "Guandan",
@@ -174,6 +177,9 @@ i18n.register(
         "gd_not_in_hand": "No tienes todas esas cartas.",
         "gd_wrong_reading": "Esas cartas no se pueden contar así.",
         "gd_level_up": "+{n}",
+        "gd_short_single": "1", "gd_short_pair": "par", "gd_short_triple": "trío", "gd_short_full_house": "full",
+        "gd_short_straight": "esc", "gd_short_tube": "esc2", "gd_short_plate": "esc3", "gd_short_bomb": "bomb",
+        "gd_short_straight_flush": "e.c.", "gd_short_joker_bomb": "JJ",
     },
 )
 
@@ -603,7 +609,7 @@ class GuandanScreen(GameScreen):
         if self.sort_by_play:
             groups = decompose(list(view.hand), view.level)
             groups.sort(key=lambda g: (g[0] in rules.BOMB_TYPES, min(rules.card_value(c, view.level) for c in g[1])))
-            return [g[1] for g in groups], [g[0][:4] for g in groups]
+            return [g[1] for g in groups], [t(f"gd_short_{g[0]}") for g in groups]
         columns: dict[int, list[Card]] = {}
         for card in view.hand:
             columns.setdefault(rules.card_value(card, view.level), []).append(card)
@@ -680,7 +686,11 @@ class GuandanScreen(GameScreen):
             return self.status
         cards = self.columns.selection()
         if not cards:
-            return t("gd_nothing") if self.match.to_move() == HUMAN else ""
+            if self.match.to_move() != HUMAN:
+                return ""
+            if self.match.top is not None and not any(isinstance(m, Play) for m in self.match.legal_moves()):
+                return t("gd_no_hint")
+            return t("gd_nothing")
         readings = rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
         if not readings:
             return t("gd_not_a_play")
