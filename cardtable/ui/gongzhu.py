@@ -230,7 +230,7 @@ class ShowPanel(ModalScreen):
                  rules.HEART_ACE: "gz_heart_ace"}
         with Vertical(classes="dialog"):
             yield Label(t("gz_show_title"), classes="dialog-title")
-            yield Label(t("gz_show_intro"))
+            yield Static(t("gz_show_intro"))
             for card in self.cards:
                 before, after = rules.show_effect(card)
                 label = Text.assemble(card_text(card, self.style_name, width=0),

@@ -313,8 +313,8 @@ class ClaimScreen(ModalScreen[bool]):
         view, pair = self.view_, team_of(self.view_.seat)
         with Vertical(classes="dialog"):
             yield Label(t("gn_claim_title"), classes="dialog-title")
-            yield Label(t("gn_claim_text", total=view.total(pair), cards=view.card_points[pair],
-                          cantes=view.cante_points(pair), carry=view.carry[pair]))
+            yield Static(t("gn_claim_text", total=view.total(pair), cards=view.card_points[pair],
+                           cantes=view.cante_points(pair), carry=view.carry[pair]))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gn_claim_no"), id="no")
                 yield Button(t("gn_claim_yes"), id="yes", variant="warning")
@@ -361,7 +361,7 @@ class SummaryScreen(HandEndDialog):
         table.add_row(Text(t("gn_row_total"), style="bold"), *(Text(str(v), style="bold") for v in record["totals"]))
         if record["ultimas"] is not None:
             table.add_row(t("gn_row_ultimas"), *("+10" if record["ultimas"] == p else "" for p in (0, 1)))
-        yield Label(headline)
+        yield Static(headline)
         yield Static(table)
         yield Label(t("gn_score", us=record["score"][0], them=record["score"][1], cu=record["cotos"][0],
                       ct=record["cotos"][1]))
