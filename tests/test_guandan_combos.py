@@ -172,3 +172,20 @@ def test_generator_answers_match_brute_force(args, data):
     tops = [o.combo for o in generate(C("3S 3D 5C 6D 7S 8S 9S 9D 9C KS KD KC AS BJ"), level)]
     top = data.draw(st.sampled_from(tops))
     assert forms_of(generate(hand, level, top)) == brute_forms(hand, level, top)
+
+
+@given(small_hands, st.data())
+def test_usable_cards_are_exactly_those_in_some_beating_play(args, data):
+    from cardtable.games.guandan.rules import usable_cards
+
+    hand, level = args
+    if any(n > 2 for n in Counter(hand).values()):
+        return
+    tops = [o.combo for o in generate(C("3S 3D 5C 6D 7S 8S 9S 9D 9C KS KD KC AS BJ"), level)]
+    top = data.draw(st.sampled_from(tops))
+    expected = set()
+    for size in range(1, len(hand) + 1):
+        for subset in set(itertools.combinations(sorted(hand), size)):
+            if any(beats(c, top, level) for c in classify(list(subset), level)):
+                expected.update(subset)
+    assert usable_cards(hand, level, top) == expected

@@ -670,7 +670,7 @@ class GuandanScreen(GameScreen):
         """When answering, the columns that can be part of a beating play."""
         if view.to_move != HUMAN or view.top is None or view.phase != "play":
             return set()
-        cards = {c for move in view.legal if isinstance(move, Play) for c in move.cards}
+        cards = rules.usable_cards(view.hand, view.level, view.top.combo, view.options.straight_flush_as_straight)
         lit = {i for i, column in enumerate(self.columns.columns) if any(c in cards for c in column)}
         return lit or {-1}
 

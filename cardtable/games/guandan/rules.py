@@ -471,3 +471,41 @@ def describe(combo: Combo) -> str:
     if combo.type == "bomb":
         return f"Bomb of {names[combo.size]} {key}s"
     return "Joker bomb"
+
+
+def usable_cards(hand: Sequence[Card], level: int, top: Combo | None = None,
+                 sf_as_straight: bool = True) -> set[Card]:
+    """Every card of ``hand`` that is part of at least one play beating ``top`` (lighting the columns).
+
+    The generator realises each form once; the other plays of a form swap a card for another of the
+    same rank (any suit, except in a straight flush), a natural card for a wild, or pick another pair
+    for a full house."""
+    options = generate(hand, level, top, sf_as_straight)
+    wilds = [c for c in hand if is_wild(c, level)]
+    usable: set[Card] = set()
+    wild_fits = False
+    for option in options:
+        for card in option.cards:
+            if is_wild(card, level):
+                wild_fits = True
+            elif card.is_joker:
+                usable.add(card)
+            else:
+                wild_fits = wild_fits or bool(wilds)
+                if option.combo.type == "straight_flush":
+                    usable.add(card)
+                else:
+                    usable.update(c for c in hand if c.rank == card.rank and not is_wild(c, level))
+    if wild_fits:
+        usable.update(wilds)
+    counts = Counter(c.rank for c in hand if not is_wild(c, level))
+    for option in options:
+        if option.combo.type != "full_house":
+            continue
+        spare = len(wilds) - max(0, 3 - counts[option.combo.key])
+        for card in hand:
+            if card.rank == option.combo.key or is_wild(card, level):
+                continue
+            if card.is_joker and counts[card.rank] == 2 or not card.is_joker and counts[card.rank] + spare >= 2:
+                usable.add(card)
+    return usable
