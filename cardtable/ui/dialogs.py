@@ -57,6 +57,10 @@ class MatchEndDialog(ChoiceDialog):
 
     BINDINGS = [Binding("n", "choose('new')", "new_game"), Binding("escape,h,enter", "choose('home')", "home")]
 
+    def __init__(self, record: dict) -> None:
+        super().__init__()
+        self.record = record            # the match_end line of the history
+
     def body(self) -> Iterable[Widget]:
         raise NotImplementedError
 

@@ -22,7 +22,7 @@ from cardtable.i18n import card_count, t
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.gamescreen import HUMAN, GameScreen
-from cardtable.ui.widgets import HandView
+from cardtable.ui.widgets import HandView, TrickView
 
 i18n.register(
     en={
@@ -157,35 +157,21 @@ class SeatPanel(Static):
         self.update(body)
 
 
-class TrickView(Static):
-    """The cards on the table, each in front of the seat that played it."""
+def show_trick(widget: TrickView, view: GongZhuView, style: str, status: str) -> None:
+    """The current trick, or the last one with who took it."""
+    trick, winner = view.trick, None
+    if not trick and view.tricks:
+        trick, winner = view.tricks[-1], view.winners[-1]
+    cards = dict(trick)
+    top = trick[rules.trick_winner_index(trick)][0] if trick else None
 
-    DEFAULT_CSS = "TrickView { height: 100%; content-align: center middle; text-align: center; }"
+    def slot(seat: int) -> Text:
+        if seat not in cards:
+            return Text("." if style == "ascii" else "·", style="grey30")
+        return card_text(cards[seat], style, selected=seat == top and winner is not None, width=3)
 
-    def show_trick(self, view: GongZhuView, style: str, status: str) -> None:
-        trick, winner = view.trick, None
-        if not trick and view.tricks:
-            trick = view.tricks[-1]
-            winner = view.winners[-1]
-        cards = dict(trick)
-        top = trick[rules.trick_winner_index(trick)][0] if trick else None
-
-        def slot(seat: int) -> Text:
-            if seat not in cards:
-                return Text("." if style == "ascii" else "·", style="grey30")
-            return card_text(cards[seat], style, selected=seat == top and winner is not None, width=3)
-
-        lines = [
-            Text(seat_name(2), style="dim"), slot(2), Text(""),
-            Text.assemble(Text(f"{seat_name(1)} "), slot(1), Text("          "), slot(3),
-                          Text(f" {seat_name(3)}")),
-            Text(""), slot(0), Text(seat_name(0), style="dim"), Text(""),
-        ]
-        if winner is not None:
-            lines.append(Text(t("gz_you_take") if winner == 0 else t("gz_takes", name=seat_name(winner)),
-                              style="bold"))
-        lines.append(Text(status, style="bold" if winner is None else ""))
-        self.update(Text("\n").join(lines))
+    taker = None if winner is None else t("gz_you_take") if winner == HUMAN else t("gz_takes", name=seat_name(winner))
+    widget.show_cross(slot, seat_name, left=1, right=3, taker=taker, status=status)
 
 
 # ---------------------------------------------------------------- modal screens
@@ -307,10 +293,6 @@ class MatchEndScreen(MatchEndDialog):
     """Names the winner and «el Cerdo», with the final totals."""
 
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 60; }"
-
-    def __init__(self, record: dict) -> None:
-        super().__init__()
-        self.record = record
 
     def body(self):
         def names(seats):
@@ -449,7 +431,7 @@ class GongZhuScreen(GameScreen):
             message = t("gz_to_play", name=seat_name(turn))
         else:
             message = ""
-        self.query_one(TrickView).show_trick(view, style, message)
+        show_trick(self.query_one(TrickView), view, style, message)
         self.query_one("#gz-status", Static).update(self.status)
         ending = t("gz_quick") if view.options.target == 500 else t("gz_standard")
         self.sub_title = t("gz_hand_label", hand=view.hand_number, ending=ending,

@@ -489,10 +489,6 @@ class SummaryScreen(HandEndDialog):
 class MatchEndScreen(MatchEndDialog):
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
 
-    def __init__(self, record: dict) -> None:
-        super().__init__()
-        self.record = record
-
     def body(self):
         us = self.record["winner_team"] == 0
         yield Label(Text(t("gd_match_us") if us else t("gd_match_them"), style="bold green" if us else "bold red"))

@@ -23,7 +23,7 @@ from cardtable.tricks import team_of
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.gamescreen import HUMAN, GameScreen
-from cardtable.ui.widgets import HandView
+from cardtable.ui.widgets import HandView, TrickView
 
 SUITS = "OCEB"
 RANK_NAMES = {1: "As", 10: "Sota", 11: "Caballo", 12: "Rey"}
@@ -258,29 +258,21 @@ class TablePanel(Static):
         self.update(body)
 
 
-class TrickView(Static):
-    DEFAULT_CSS = "TrickView { height: 100%; content-align: center middle; text-align: center; }"
+def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str) -> None:
+    """The current trick, or the last one with who took it."""
+    trick, winner = view.trick, None
+    if not trick and view.tricks:
+        trick, winner = view.tricks[-1], view.winners[-1]
+    cards = dict(trick)
+    top = trick[rules.winner_index(trick, view.trump)][0] if trick else None
 
-    def show_trick(self, view: GuinoteView, style: str, status: str) -> None:
-        trick, winner = view.trick, None
-        if not trick and view.tricks:
-            trick, winner = view.tricks[-1], view.winners[-1]
-        cards = dict(trick)
-        top = trick[rules.winner_index(trick, view.trump)][0] if trick else None
+    def slot(seat: int) -> Text:
+        if seat not in cards:
+            return Text(" ." if style == "ascii" else " ·", style="grey30")
+        return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
 
-        def slot(seat: int) -> Text:
-            if seat not in cards:
-                return Text(" ." if style == "ascii" else " ·", style="grey30")
-            return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
-
-        lines = [Text(seat_name(2), style="dim"), slot(2), Text(""),
-                 Text.assemble(Text(f"{seat_name(3)} "), slot(3), Text("        "), slot(1), Text(f" {seat_name(1)}")),
-                 Text(""), slot(0), Text(seat_name(0), style="dim")]
-        if winner is not None:
-            lines.append(Text(t("gn_you_take") if winner == 0 else t("gn_takes", name=seat_name(winner)),
-                              style="bold"))
-        lines.append(Text(status, style="bold" if winner is None else ""))
-        self.update(Text("\n").join(lines))
+    taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
+    widget.show_cross(slot, seat_name, left=3, right=1, taker=taker, status=status)
 
 
 # ---------------------------------------------------------------- modal screens
@@ -369,10 +361,6 @@ class SummaryScreen(HandEndDialog):
 
 class MatchEndScreen(MatchEndDialog):
     DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
-
-    def __init__(self, record: dict) -> None:
-        super().__init__()
-        self.record = record
 
     def body(self):
         us = self.record["winner"] == 0
@@ -536,7 +524,7 @@ class GuinoteScreen(GameScreen):
             hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
         turn = view.to_move
         message = t("gn_your_turn") if turn == HUMAN else (t("gn_to_play", name=seat_name(turn)) if turn is not None else "")
-        self.query_one(TrickView).show_trick(view, style, message)
+        show_trick(self.query_one(TrickView), view, style, message)
         self.query_one("#gn-status", Static).update(self.status)
         self.sub_title = t("gn_hand_label", hand=view.hand_number, us=view.score[0], them=view.score[1],
                            cu=view.cotos[0], ct=view.cotos[1]) + (f" · {t('gn_de_vueltas')}" if view.vueltas else "")

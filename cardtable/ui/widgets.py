@@ -9,6 +9,7 @@ from rich.text import Text
 from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
 
 MARKER, MARKER_ASCII = "▲", "^"
 
@@ -80,3 +81,21 @@ class HandView(Widget, can_focus=True):
 
     def on_blur(self) -> None:
         self.refresh()
+
+
+class TrickView(Static):
+    """The cards of the trick in a cross: partner or North on top, you at the bottom, the players on
+    your left and right at the sides; then who took the last trick, or whose turn it is."""
+
+    DEFAULT_CSS = "TrickView { height: 100%; content-align: center middle; text-align: center; }"
+
+    def show_cross(self, slot: Callable[[int], Text], name: Callable[[int], str], left: int, right: int,
+                   taker: str | None, status: str) -> None:
+        lines = [Text(name(2), style="dim"), slot(2), Text(""),
+                 Text.assemble(Text(f"{name(left)} "), slot(left), Text("        "), slot(right),
+                               Text(f" {name(right)}")),
+                 Text(""), slot(0), Text(name(0), style="dim")]
+        if taker is not None:
+            lines.append(Text(taker, style="bold"))
+        lines.append(Text(status, style="bold" if taker is None else ""))
+        self.update(Text("\n").join(lines))
