@@ -129,7 +129,8 @@ def test_history_follows_the_format_and_replays():
     for recs in matches:
         head = recs[0]
         assert head["format"] == "cardtable-history" and head["version"] == 1 and head["game"] == "gongzhu"
-        assert set(head["options"]) == {"target", "swap", "showing", "transformer_zero_hearts", "max_hands"}
+        assert set(head["options"]) == {"target", "swap", "showing", "transformer_zero_hearts", "max_hands",
+                                        "all_hearts", "showable"}
         deal = recs[1]
         assert deal["type"] == "deal" and deal["hand"] == 1 and len(deal["hands"]) == 4
         assert all(len(h) == 13 for h in deal["hands"]) and "leader" in deal

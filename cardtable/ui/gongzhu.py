@@ -65,6 +65,7 @@ i18n.register(
         "gz_show_first": "Everyone decides what to show before the first lead.",
         "gz_play_now": "The showing is over: play a card.",
         "gz_not_showable": "Only ♠Q, ♦J, ♣10 and ♥A can be shown.",
+        "gz_not_showable_here": "At this table only ♠Q and ♣10 can be shown.",
         "gz_hand_label": "Hand {hand} · {ending} · swap {swap}",
         "gz_cannot_play": "Not now: {reason}",
         "gz_waiting": "Waiting for {name}…",
@@ -111,6 +112,7 @@ i18n.register(
         "gz_show_first": "Todos deciden qué mostrar antes de la primera salida.",
         "gz_play_now": "Ya se ha mostrado: juega una carta.",
         "gz_not_showable": "Solo se pueden mostrar ♠Q, ♦J, ♣10 y ♥A.",
+        "gz_not_showable_here": "En esta mesa solo se pueden mostrar ♠Q y ♣10.",
         "gz_hand_label": "Mano {hand} · {ending} · cambio {swap}",
         "gz_cannot_play": "Ahora no: {reason}",
         "gz_waiting": "Esperando a {name}…",
@@ -127,8 +129,7 @@ def seat_name(seat: int) -> str:
 
 def hand_points(view: GongZhuView, seat: int) -> int:
     """What the cards a seat has taken would score if the hand ended now (shown to every player)."""
-    return rules.score_taken(view.taken[seat], view.all_shown, view.options.swap,
-                             view.options.transformer_zero_hearts == "alone", False).hand
+    return view.options.score_taken(view.taken[seat], view.all_shown).hand
 
 
 # ---------------------------------------------------------------- widgets
@@ -377,7 +378,8 @@ class GongZhuScreen(GameScreen):
             return
         if (self.pending_match_end is None and self.match.to_move() == HUMAN and self.match.phase == "show"
                 and not self._show_panel_open):
-            showable = rules.showable_in(self.match.view(HUMAN).hand)
+            view = self.match.view(HUMAN)
+            showable = rules.showable_in(view.hand, view.options.showable_cards)
             if not showable:
                 self.play(Show(()))
                 return

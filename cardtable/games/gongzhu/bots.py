@@ -76,7 +76,7 @@ class NormalBot:
             chosen.append(TRANSFORMER)
         if HEART_ACE in hand and len(by_suit["H"]) >= 9:
             chosen.append(HEART_ACE)
-        return tuple(c for c in rules.SHOWABLE if c in chosen)
+        return tuple(c for c in view.options.showable_cards if c in chosen)
 
     # -- helpers
     @staticmethod
@@ -87,8 +87,7 @@ class NormalBot:
     @staticmethod
     def _my_score(view: GongZhuView, extra: tuple[Card, ...] = ()) -> int:
         pile = list(view.taken[view.seat]) + [c for c in extra if rules.is_point_card(c)]
-        return rules.score_taken(pile, view.all_shown, view.options.swap,
-                                 view.options.transformer_zero_hearts == "alone", False).hand
+        return view.options.score_taken(pile, view.all_shown).hand
 
     @staticmethod
     def _hearts_runner(view: GongZhuView) -> int | None:
@@ -167,8 +166,7 @@ class NormalBot:
         runner = self._hearts_runner(view)
         unseen = self._unseen(view)
         winner_pile = list(view.taken[top_seat]) + [c for _, c in view.trick if rules.is_point_card(c)]
-        winner_score = rules.score_taken(winner_pile, view.all_shown, view.options.swap,
-                                         view.options.transformer_zero_hearts == "alone", False).base
+        winner_score = view.options.score_taken(winner_pile, view.all_shown).base
 
         def priority(card: Card) -> float:
             if card == PIG:

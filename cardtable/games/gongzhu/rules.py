@@ -17,6 +17,8 @@ TRANSFORMER = parse_card("10C")
 HEART_ACE = parse_card("AH")
 TWO_OF_CLUBS = parse_card("2C")
 SHOWABLE = (PIG, GOAT, TRANSFORMER, HEART_ACE)
+# The house variant «only the Pig and the Transformer may be shown» (option showable=pig_transformer).
+SHOWABLE_SETS = {"all": SHOWABLE, "pig_transformer": (PIG, TRANSFORMER)}
 ALL_HEARTS = tuple(Card(rank, "H") for rank in range(2, 15))
 POINT_CARDS = frozenset(ALL_HEARTS + (PIG, GOAT, TRANSFORMER))
 
@@ -85,8 +87,10 @@ def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
     return [card for card in hand if refusal(card, hand, ctx) is None]
 
 
-def showable_in(hand: Iterable[Card]) -> list[Card]:
-    return [card for card in SHOWABLE if card in hand]
+def showable_in(hand: Iterable[Card], allowed: Sequence[Card] = SHOWABLE) -> list[Card]:
+    """The cards of ``hand`` that may be shown, in the panel's order (``allowed``: the option's set)."""
+    hand = set(hand)
+    return [card for card in allowed if card in hand]
 
 
 # ---------------------------------------------------------------- scoring
@@ -109,11 +113,13 @@ class Lines:
 
 
 def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, zero_hearts_alone: bool,
-                someone_took_all_hearts: bool) -> Lines:
+                someone_took_all_hearts: bool, all_hearts_value: int = 200) -> Lines:
     """Score the point cards one player took in a hand.
 
     ``shown`` is every card shown by anyone this hand (effects follow the card, not the shower);
-    ``someone_took_all_hearts`` switches the Pig–Goat swap on when the option is on.
+    ``someone_took_all_hearts`` switches the Pig–Goat swap on when the option is on;
+    ``all_hearts_value`` is the hearts line of whoever takes all thirteen before the ♥A doubles it:
+    200 (every heart turned positive, the default) or 400 (the house variant).
     """
     h_mult = 2 if HEART_ACE in shown else 1
     p_mult = 2 if PIG in shown else 1
@@ -124,12 +130,12 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
     has_pig, has_goat, has_transformer = PIG in taken, GOAT in taken, TRANSFORMER in taken
 
     if all_hearts and has_pig and has_goat and has_transformer:
-        hearts_line, pig_line, goat_line = 200 * h_mult, 100 * p_mult, 100 * g_mult
+        hearts_line, pig_line, goat_line = all_hearts_value * h_mult, 100 * p_mult, 100 * g_mult
         base = hearts_line + pig_line + goat_line
         return Lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult,
                      all_hearts=True, grand_slam=True)
 
-    hearts_line = (200 if all_hearts else sum(heart_value(c) for c in hearts)) * h_mult
+    hearts_line = (all_hearts_value if all_hearts else sum(heart_value(c) for c in hearts)) * h_mult
     swapped = swap and someone_took_all_hearts
     pig_line = (100 if swapped else -100) * p_mult if has_pig else 0
     goat_line = (-100 if swapped else 100) * g_mult if has_goat else 0
@@ -146,10 +152,10 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
 
 
 def score_hand(taken: Sequence[Collection[Card]], shown: Collection[Card], swap: bool,
-               zero_hearts_alone: bool) -> list[Lines]:
+               zero_hearts_alone: bool, all_hearts_value: int = 200) -> list[Lines]:
     """Score all four players' taken cards."""
     all_hearts = any(sum(1 for c in pile if c.suit == "H") == 13 for pile in taken)
-    return [score_taken(pile, shown, swap, zero_hearts_alone, all_hearts) for pile in taken]
+    return [score_taken(pile, shown, swap, zero_hearts_alone, all_hearts, all_hearts_value) for pile in taken]
 
 
 def show_effect(card: Card) -> tuple[str, str]:

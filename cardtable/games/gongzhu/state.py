@@ -25,18 +25,39 @@ NUM_TRICKS = 13
 
 @dataclasses.dataclass(frozen=True)
 class GongZhuOptions(Options):
-    target: int = 500                      # Quick ±500 or Standard ±1000
+    target: int = 500                      # Quick ±500, Standard ±1000, or 0: no target, max_hands hands
     swap: bool = True                      # Pig–Goat swap after all hearts
     showing: bool = True                   # the showing phase
     transformer_zero_hearts: str = "alone"  # "alone": ♣10 with only ♥2-4 is alone; "standard": not
-    max_hands: int = 30
+    max_hands: int = 30                    # the cap with a target; the length of the match without one
+    all_hearts: int = 200                  # hearts line for all 13: 200 (every heart positive) or 400
+    showable: str = "all"                  # "all": ♠Q ♦J ♣10 ♥A; "pig_transformer": only ♠Q and ♣10
 
     def __post_init__(self) -> None:
-        check_choice("target", self.target, (500, 1000))
+        check_choice("target", self.target, (500, 1000, 0))
         check_bool("swap", self.swap)
         check_bool("showing", self.showing)
         check_choice("transformer_zero_hearts", self.transformer_zero_hearts, ("alone", "standard"))
         check_positive_int("max_hands", self.max_hands, 1000)
+        check_choice("all_hearts", self.all_hearts, (200, 400))
+        check_choice("showable", self.showable, tuple(rules.SHOWABLE_SETS))
+
+    @property
+    def showable_cards(self) -> tuple[Card, ...]:
+        return rules.SHOWABLE_SETS[self.showable]
+
+    @property
+    def fixed_hands(self) -> bool:
+        """The house variant «a fixed number of hands»: no ± target, the match is max_hands hands."""
+        return self.target == 0
+
+    def score_hand(self, taken, shown) -> list[rules.Lines]:
+        return rules.score_hand(taken, shown, self.swap, self.transformer_zero_hearts == "alone",
+                                self.all_hearts)
+
+    def score_taken(self, taken, shown, someone_took_all_hearts: bool = False) -> rules.Lines:
+        return rules.score_taken(taken, shown, self.swap, self.transformer_zero_hearts == "alone",
+                                 someone_took_all_hearts, self.all_hearts)
 
 
 # ---------------------------------------------------------------- moves
@@ -191,7 +212,7 @@ class GongZhuMatch(Match):
         if to_move is None or seat != to_move:
             return []
         if self.phase == "show":
-            return [Show(s) for s in subsets(rules.showable_in(self.hands[seat]))]
+            return [Show(s) for s in subsets(rules.showable_in(self.hands[seat], self.options.showable_cards))]
         return [Play(card) for card in rules.legal_plays(self.hands[seat], self._context(seat))]
 
     def _check(self, move: Any, seat: int) -> None:
@@ -203,6 +224,8 @@ class GongZhuMatch(Match):
                 raise IllegalMove(f"{missing[0]} is not in your hand", "gz_not_in_hand", card=missing[0].code)
             if any(c not in rules.SHOWABLE for c in move.cards) or len(set(move.cards)) != len(move.cards):
                 raise IllegalMove("only ♠Q, ♦J, ♣10 and ♥A can be shown, once each", "gz_not_showable")
+            if any(c not in self.options.showable_cards for c in move.cards):
+                raise IllegalMove("at this table only ♠Q and ♣10 can be shown", "gz_not_showable_here")
             return
         if not isinstance(move, Play):
             raise IllegalMove("the showing phase is over: play a card", "gz_play_now")
@@ -230,8 +253,7 @@ class GongZhuMatch(Match):
 
     def _end_hand(self) -> None:
         shown_all = [c for cards in self.shown for c in (cards or ())]
-        lines = rules.score_hand(self.taken, shown_all, self.options.swap,
-                                 self.options.transformer_zero_hearts == "alone")
+        lines = self.options.score_hand(self.taken, shown_all)
         for seat in range(4):
             self.totals[seat] += lines[seat].hand
         records = [lines[s].to_json(self.totals[s]) for s in range(4)]
@@ -244,7 +266,8 @@ class GongZhuMatch(Match):
         })
         self.last_lines = lines
         target = self.options.target
-        if any(abs(t) >= target for t in self.totals) or self.hand >= self.options.max_hands:
+        reached = not self.options.fixed_hands and any(abs(t) >= target for t in self.totals)
+        if reached or self.hand >= self.options.max_hands:
             self.finished = True
             best, worst = max(self.totals), min(self.totals)
             self.log.append({"type": "match_end", "hands": self.hand, "totals": list(self.totals),
