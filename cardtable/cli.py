@@ -3,28 +3,58 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import math
 import os
 import sys
 from pathlib import Path
 from typing import TextIO
 
-from cardtable import __version__, games, i18n
+from cardtable import __version__, games, i18n, output, safetext
 from cardtable.engine import OptionError, check_seed
+
+MAX_GAMES = 100_000          # `sim --games`: more is a mistake (hours of CPU), not a wish
+MAX_BENCH_SECONDS = 600.0
 
 
 class CliError(Exception):
     """A usage problem reported as one clear line and exit status 2."""
 
 
+def _count(text: str) -> int:
+    """A whole number in the digits 0-9 (``int`` would also take «١٢٣» and «1_000»)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise argparse.ArgumentTypeError(f"expected a whole number written with the digits 0-9, "
+                                         f"not {text[:40]!r}")
+    return int(text)
+
+
+def _directory(text: str) -> Path:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path is not a directory (use . for this one)")
+    return Path(text)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, except that a failing --help/--version output is not silently dropped (argparse
+    swallows OSError there): :func:`output.guarded` reports it."""
+
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     names = ", ".join(name for name in games.GAME_MODULES if games.is_available(name))
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cardtable",
         description="A terminal card table: Guandan, Gong Zhu and Guiñote against three CPU players.",
         epilog="Run 'cardtable COMMAND --help' for the options of one command.")
     parser.add_argument("--version", action="version", version=f"cardtable {__version__}")
     parser.add_argument("--lang", choices=i18n.LANGUAGES, help="language of the interface (default: locale)")
-    parser.add_argument("--save-dir", type=Path, metavar="DIR",
+    parser.add_argument("--save-dir", type=_directory, metavar="DIR",
                         help="where save slots live (default: $CARDTABLE_HOME/saves or the user data dir)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -37,13 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     cont = sub.add_parser("continue", help="resume a saved game", description="Resume a saved game.")
     cont.add_argument("slot", nargs="?", help="slot name (default: the most recent)")
+    cont.add_argument("--read-only", action="store_true",
+                      help="look at the game without saving (e.g. while it is open in another window)")
 
     sub.add_parser("saves", help="list the save slots", description="List the save slots.")
 
     sim = sub.add_parser("sim", help="play CPU-only matches headless",
                          description="Play whole matches between CPU players, with no terminal.")
     sim.add_argument("game", help=f"one of: {names}")
-    sim.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
+    sim.add_argument("--games", type=_count, default=100,
+                     help=f"number of matches, 1 to {MAX_GAMES} (default 100)")
     sim.add_argument("--seed", default="1", help="seed of the first match; the next ones count up")
     sim.add_argument("--history", type=Path, metavar="FILE", help="write the JSON Lines hand history here")
     sim.add_argument("--legal", action="store_true", help="write the legal moves on every move line")
@@ -55,24 +88,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure speed", description="Measure start-up and engine speed.")
     bench.add_argument("what", nargs="?", default="all", help="all, startup, or a game name")
-    bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    bench.add_argument("--seconds", type=float, default=3.0,
+                       help=f"time per measurement, more than 0 and at most {MAX_BENCH_SECONDS:g} (default 3)")
 
     rules = sub.add_parser("rules", help="print the rules of a game", description="Print a game's rules.")
     rules.add_argument("game", help=f"one of: {names}")
     return parser
 
 
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return _run(args)
-    except CliError as exc:
-        print(f"cardtable: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("cardtable: interrupted", file=sys.stderr)
-        return 130
+    """Run one command. Every failure is one line on stderr and a non-zero status, never a traceback:
+    2 for usage and file problems, 141 when the reader of the output went away (``| head``)."""
+    output.prepare_streams()
+    with output.guarded() as status:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:    # --help, --version and usage errors: argparse has written
+            status.code = exc.code if isinstance(exc.code, int) else 2
+        else:
+            try:
+                status.code = _run(args)
+            except CliError as exc:
+                print(f"cardtable: {exc}", file=sys.stderr)
+                status.code = 2
+            except KeyboardInterrupt:
+                print("cardtable: interrupted", file=sys.stderr)
+                status.code = 130
+        status.flush()
+    return status.code
 
 
 def _spec(name: str) -> games.GameSpec:
@@ -101,7 +147,18 @@ def _seed(text: str | None) -> int | None:
 def _store(args: argparse.Namespace):
     from cardtable.saves import SaveStore
 
-    return SaveStore(args.save_dir)
+    store = SaveStore(args.save_dir)
+    store.clean_temp_files()      # left by a process that died while saving
+    return store
+
+
+def _list(store) -> list:
+    from cardtable.saves import SaveDirError
+
+    try:
+        return store.list()
+    except SaveDirError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -117,6 +174,9 @@ def _run(args: argparse.Namespace) -> int:
     if command == "bench":
         from cardtable import bench
 
+        if not (math.isfinite(args.seconds) and 0 < args.seconds <= MAX_BENCH_SECONDS):
+            raise CliError(f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:g}, "
+                           f"not {args.seconds}")
         return bench.main(args.what, args.seconds)
     if command == "rules":
         from cardtable.rules_text import rules_markdown
@@ -129,32 +189,81 @@ def _run(args: argparse.Namespace) -> int:
         if args.level not in spec.bots:
             raise CliError(f"unknown CPU level {args.level!r}; levels: {', '.join(spec.bots)}")
         launch = ("new", spec.name, _options(spec, args.option), _seed(args.seed), args.level)
-    elif command == "continue":
-        store = _store(args)
-        slot = args.slot
-        if slot is None:
-            usable = [info for info in store.list() if not info.damaged]
-            if not usable:
-                raise CliError("there is no saved game to continue")
-            slot = usable[0].slot
-        from cardtable.saves import SaveError
-
-        try:
-            store.load(slot)
-        except SaveError as exc:
-            raise CliError(str(exc)) from None
-        launch = ("continue", slot)
-    return _start_app(args, settings, launch)
+    store = _store(args)
+    try:
+        if command == "continue":
+            launch = _continue(args, store)
+        _check_terminal()
+        _check_save_dir(store)
+        return _start_app(args, settings, launch, store)
+    finally:
+        store.unlock_all()
 
 
-def _start_app(args: argparse.Namespace, settings, launch) -> int:
+def _check_terminal() -> None:
     if not sys.stdout.isatty() or not sys.stdin.isatty():
-        print(f"cardtable: {i18n.t('no_tty')}", file=sys.stderr)
-        return 2
+        raise CliError(i18n.t("no_tty"))
+    term = os.environ.get("TERM", "")
+    if term in ("dumb", "unknown"):
+        raise CliError(i18n.t("term_dumb", term=term))
+
+
+def _check_save_dir(store) -> None:
+    """The table saves after every move: a save directory it cannot use is said now, in one line."""
+    from cardtable.saves import SaveDirError
+
+    try:
+        store.check_usable()
+    except SaveDirError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _continue(args: argparse.Namespace, store) -> tuple:
+    """Load (and replay) the slot once, and lock it; the app gets the match ready to show."""
+    from cardtable.saves import SaveError, SlotBusy
+
+    slot = args.slot
+    if slot is None:
+        usable = [info for info in _list(store) if not info.damaged]
+        if not usable:
+            raise CliError("there is no saved game to continue")
+        slot = usable[0].slot
+    read_only = bool(args.read_only)
+    try:
+        if not read_only:
+            try:
+                store.lock(slot)       # first: nobody else can write the slot once it is read
+            except SlotBusy:
+                read_only = _ask_read_only(slot)
+        loaded = store.load(slot)
+    except SaveError as exc:
+        raise CliError(str(exc)) from None
+    return ("continue", slot, loaded, read_only)
+
+
+def _ask_read_only(slot: str) -> bool:
+    """The slot is open in another cardtable: open it read-only, or not at all (the default)."""
+    busy = i18n.t("slot_busy", slot=safetext.clean(slot, safetext.SHORT))
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        print(busy, file=sys.stderr)
+        print(i18n.t("slot_busy_ask"), end="", file=sys.stderr, flush=True)
+        try:
+            answer = sys.stdin.readline()
+        except (OSError, UnicodeDecodeError):
+            answer = ""
+        if answer.strip().lower()[:1] == "r":
+            return True
+    raise CliError(f"{busy} ({i18n.t('slot_busy_hint')})")
+
+
+def _start_app(args: argparse.Namespace, settings, launch, store) -> int:
+    if not output.can_encode_unicode(sys.__stderr__):
+        # The table is drawn through stderr: on an ASCII-only terminal the cards are drawn in ASCII
+        # for this session (the rest is transliterated by the output error handler).
+        settings = dataclasses.replace(settings, card_style="ascii")
     from cardtable.ui.app import CardTableApp
 
-    app = CardTableApp(store=_store(args), settings=settings, launch=launch,
-                       language_override=args.lang)
+    app = CardTableApp(store=store, settings=settings, launch=launch, language_override=args.lang)
     app.run()
     if app.exit_message:
         print(app.exit_message)
@@ -164,21 +273,27 @@ def _start_app(args: argparse.Namespace, settings, launch) -> int:
 def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     store = _store(args)
-    infos = store.list()
-    console = Console(file=out, highlight=False, soft_wrap=True)
+    infos = _list(store)
+    console = Console(file=out, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    where = safetext.clean(str(store.directory), 300)
     if not infos:
-        console.print(f"{i18n.t('no_saves')} ({store.directory})")
+        console.print(Text(f"{i18n.t('no_saves')} ({where})"))
         return 0
-    table = Table(title=f"{i18n.t('saves_title')} — {store.directory}")
+    table = Table(title=Text(f"{i18n.t('saves_title')} — {where}"))
     for column in ("slot", "game", "summary", "saved_at"):
         table.add_column(i18n.t(column))
     for info in infos:
+        slot = safetext.text(info.slot, safetext.SHORT)
         if info.damaged:
-            table.add_row(info.slot, info.game or "?", f"[red]{i18n.t('damaged')}: {info.error}[/]", "")
+            game = safetext.text(info.game or "?", safetext.SHORT)
+            table.add_row(slot, game, safetext.text(f"{i18n.t('damaged')}: {info.problem}", style="red"),
+                          Text(""))
         else:
-            table.add_row(info.slot, i18n.t("game_" + info.game), info.describe(), info.saved_at)
+            table.add_row(slot, Text(i18n.t("game_" + info.game)), safetext.text(info.describe()),
+                          safetext.text(info.saved_at.replace("T", " "), safetext.SHORT))
     console.print(table)
     return 0
 
@@ -189,8 +304,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     spec = _spec(args.game)
     options = _options(spec, args.option)
     seed = _seed(args.seed)
-    if args.games < 1:
-        raise CliError("--games must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise CliError(f"--games must be at least 1 and at most {MAX_GAMES}")
     try:
         players = sim.parse_players(spec, args.players)
     except ValueError as exc:
@@ -200,12 +315,19 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         try:
             history = args.history.open("w", encoding="utf-8")
         except OSError as exc:
-            raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
+            raise CliError(f"cannot write {args.history}: {exc.strerror or exc}") from None
     try:
         result = _sim_with_progress(spec, options, args, seed, players, history)
+        if history is not None:
+            history.flush()
+    except OSError as exc:
+        if history is None:
+            raise
+        raise CliError(f"cannot write {args.history}: {exc.strerror or exc}") from None
     finally:
         if history is not None:
-            history.close()
+            with contextlib.suppress(OSError):
+                history.close()
     _print_sim(spec, result, players)
     return 0
 

@@ -107,12 +107,17 @@ def check_positive_int(name: str, value: Any, maximum: int = 10_000) -> None:
 
 def check_seed(seed: Any) -> int:
     if isinstance(seed, str):
-        try:
-            seed = int(seed.strip())
-        except ValueError:
-            raise OptionError(f"a game number is a whole number, not {seed!r}") from None
+        # Only the digits 0-9: int() would also take «١٢٣», «1_000» and 5000-digit strings.
+        text = seed.strip()
+        if not (text.isascii() and text.isdigit()):
+            raise OptionError(f"a game number is a whole number written with the digits 0-9, "
+                              f"not {seed[:40]!r}") from None
+        if len(text) > len(str(MAX_SEED)):
+            raise OptionError(f"a game number must be from 0 to {MAX_SEED}, not {seed[:40]!r}")
+        seed = int(text)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise OptionError(f"a game number must be from 0 to {MAX_SEED}, not {seed!r}")
+        shown = "a larger number" if isinstance(seed, int) and seed.bit_length() > 128 else repr(seed)[:40]
+        raise OptionError(f"a game number must be from 0 to {MAX_SEED}, not {shown}")
     return seed
 
 

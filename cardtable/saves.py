@@ -11,12 +11,18 @@ import datetime as _dt
 import json
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from cardtable import __version__
+from cardtable import __version__, safetext
 from cardtable.engine import IllegalMove, Match, MoveError, OptionError, check_seed
+
+try:
+    import fcntl
+except ImportError:      # not a POSIX system: slots are not locked
+    fcntl = None  # type: ignore[assignment]
 
 SAVE_FORMAT = "cardtable-save"
 SCHEMA_VERSION = 1
@@ -25,15 +31,42 @@ MAX_MOVES = 200_000
 SLOT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 SUFFIX = ".json"
 AUTOSAVE_SLOT = "autosave"
+# A temp file left by atomic_write when the process died between writing and renaming: ".SLOT.XXXXXXXX.tmp".
+TEMP_PATTERN = re.compile(r"^\.(?P<slot>.+)\.[A-Za-z0-9_]+\.tmp$")
+LOCK_SUFFIX = ".lock"
+DAMAGED_PREFIX = "damaged: "
 
 
 class SaveError(Exception):
-    """A slot that cannot be read, written or replayed. The message names the slot."""
+    """A slot that cannot be read, written or replayed. The message names the slot.
+
+    Both the slot name and the reason may come from a hostile file (a file name, a game name, an option
+    key): they are cleaned and capped here, once, so that every message built from them is safe."""
 
     def __init__(self, slot: str, reason: str) -> None:
+        slot = safetext.clean(slot, safetext.SHORT)
+        reason = safetext.clean(reason, safetext.LINE)
         super().__init__(f"save slot {slot!r}: {reason}")
         self.slot = slot
         self.reason = reason
+
+
+class SaveDirError(Exception):
+    """The save directory itself cannot be read (no permission, not a directory, …)."""
+
+    def __init__(self, directory: Path, reason: str) -> None:
+        super().__init__(f"cannot use the save directory {safetext.clean(str(directory))}: "
+                         f"{safetext.clean(reason)}")
+        self.directory = directory
+        self.reason = reason
+
+
+class SlotBusy(SaveError):
+    """The slot is open in another cardtable (its lock is held)."""
+
+    def __init__(self, slot: str, holder: str = "") -> None:
+        super().__init__(slot, "open in another cardtable" + (f" (process {holder})" if holder else ""))
+        self.holder = holder
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +90,12 @@ class SlotInfo:
     @property
     def damaged(self) -> bool:
         return self.error is not None
+
+    @property
+    def problem(self) -> str:
+        """Why the slot is damaged, without a leading «damaged: » (the lists print their own)."""
+        error = self.error or ""
+        return error.removeprefix(DAMAGED_PREFIX)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,6 +181,8 @@ def parse_envelope(slot: str, raw: bytes) -> SaveData:
         return value
 
     game = need("game", str)
+    if len(game) > 40:
+        raise SaveError(slot, f"unknown game {game!r}")
     options = need("options", dict)
     try:
         seed = check_seed(data.get("seed"))
@@ -167,6 +208,19 @@ def parse_envelope(slot: str, raw: bytes) -> SaveData:
                     saved_at=saved_at[:40] if isinstance(saved_at, str) else "",
                     app_version=str(data.get("app_version", ""))[:40], schema=schema,
                     progress=_small_flat_dict(data.get("progress")))
+
+
+def check_players(slot: str, game: str, players: list[str]) -> None:
+    """The table has one human, at seat 0, and three CPU players of levels the game knows. Anything else
+    (a ``cpu:evil``, four humans that would leave the table waiting forever) is a damaged file."""
+    from cardtable import games
+
+    levels = games.get(game).bots
+    if players[0] == "human" and all(p.startswith("cpu:") and p[4:] in levels for p in players[1:]):
+        return
+    known = ", ".join(f"cpu:{level}" for level in levels)
+    raise SaveError(slot, f"{DAMAGED_PREFIX}players must be 'human' then three of {known}, not "
+                          f"{', '.join(players)}")
 
 
 def _small_flat_dict(value: Any) -> dict[str, Any] | None:
@@ -198,6 +252,7 @@ def rebuild(slot: str, save: SaveData) -> Match:
         spec = games.get(save.game)
     except KeyError as exc:
         raise SaveError(slot, str(exc.args[0])) from None
+    check_players(slot, save.game, save.players)
     try:
         options = spec.options_type.from_dict(save.options)
         moves = [(seat, spec.match_type.decode_move(move)) for seat, move in save.moves]
@@ -208,62 +263,139 @@ def rebuild(slot: str, save: SaveData) -> Match:
 
 # ---------------------------------------------------------------- the store
 class SaveStore:
-    """The save directory: list, read, write and delete slots."""
+    """The save directory: list, read, write and delete slots; lock the slots open in this process.
+
+    A slot open at the table is locked with an OS file lock (``flock`` on a hidden ``.SLOT.lock`` beside
+    it), so a second cardtable cannot open it for writing; the kernel drops the lock if the process
+    dies. As a second line of defence, a slot this store has read or written is never overwritten once
+    another process has replaced the file since (a window left idle cannot undo newer moves)."""
 
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_save_dir()
+        self._locks: dict[str, int] = {}
+        self._stamps: dict[str, tuple[int, int, int] | None] = {}
 
     def path(self, slot: str) -> Path:
         return self.directory / (check_slot_name(slot) + SUFFIX)
 
+    # -- files
     def save(self, slot: str, match: Match, players: list[str], summary: str | None = None) -> Path:
         """Write atomically: a crash leaves the old file or the new one, never a mix."""
         target = self.path(slot)
+        if slot in self._stamps and self._stamps[slot] is not None:
+            now = _stamp(target)
+            if now is not None and now != self._stamps[slot]:
+                raise SaveError(slot, "changed by another cardtable since it was opened here; "
+                                      "not overwritten")
         payload = json.dumps(envelope(match, players, summary), ensure_ascii=False,
                              separators=(",", ":")).encode("utf-8")
         try:
             atomic_write(target, payload)
         except OSError as exc:
             raise SaveError(slot, f"cannot write: {exc.strerror or exc}") from None
+        self._stamps[slot] = _stamp(target)
         return target
 
     def read(self, slot: str) -> SaveData:
         path = self.path(slot)
         try:
-            if path.is_symlink() or not path.is_file():
-                raise SaveError(slot, "no such slot" if not path.exists() else "not a regular file")
-            with path.open("rb") as handle:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            raise SaveError(slot, "no such slot") from None
+        except OSError as exc:
+            if path.is_symlink():
+                raise SaveError(slot, "not a regular file") from None
+            raise SaveError(slot, f"cannot read: {exc.strerror or exc}") from None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise SaveError(slot, "not a regular file")
+            if info.st_size > MAX_SAVE_BYTES:
+                raise SaveError(slot, f"file too large ({info.st_size} bytes; limit {MAX_SAVE_BYTES})")
+            with os.fdopen(fd, "rb", closefd=False) as handle:
                 raw = handle.read(MAX_SAVE_BYTES + 1)
         except OSError as exc:
             raise SaveError(slot, f"cannot read: {exc.strerror or exc}") from None
-        return parse_envelope(slot, raw)
+        finally:
+            os.close(fd)
+        if len(raw) > MAX_SAVE_BYTES:      # it grew while we read
+            raise SaveError(slot, f"file too large (over {MAX_SAVE_BYTES} bytes)")
+        save = parse_envelope(slot, raw)
+        self._stamps[slot] = (info.st_ino, info.st_mtime_ns, info.st_size)
+        return save
 
     def load(self, slot: str) -> tuple[Match, SaveData]:
         save = self.read(slot)
         return rebuild(slot, save), save
 
     def delete(self, slot: str) -> None:
+        """Remove a slot, also one listed as damaged for its odd file name; never one open elsewhere."""
+        path = self._listed_path(slot)
+        held_here = slot in self._locks
+        if SLOT_PATTERN.match(slot) and not held_here:
+            self.lock(slot)          # raises SlotBusy when another cardtable has it open
         try:
-            self.path(slot).unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
         except OSError as exc:
             raise SaveError(slot, f"cannot delete: {exc.strerror or exc}") from None
+        finally:
+            if SLOT_PATTERN.match(slot) and not held_here:
+                self.unlock(slot)
+        self._stamps.pop(slot, None)
+
+    def _listed_path(self, slot: str) -> Path:
+        if isinstance(slot, str) and SLOT_PATTERN.match(slot):
+            return self.path(slot)
+        if (not isinstance(slot, str) or not slot or slot.startswith(".") or "/" in slot or "\0" in slot
+                or os.sep in slot):
+            check_slot_name(slot)    # raises with the rule
+        return self.directory / (slot + SUFFIX)
+
+    def _entries(self) -> list[os.DirEntry]:
+        try:
+            with os.scandir(self.directory) as entries:
+                return list(entries)
+        except FileNotFoundError:
+            return []
+        except NotADirectoryError:
+            raise SaveDirError(self.directory, "not a directory") from None
+        except OSError as exc:
+            raise SaveDirError(self.directory, exc.strerror or str(exc)) from None
+
+    def check_usable(self) -> None:
+        """Create the directory if needed and make sure it can be listed; raise :class:`SaveDirError`."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            with os.scandir(self.directory):
+                pass
+        except OSError as exc:
+            raise SaveDirError(self.directory, exc.strerror or str(exc)) from None
 
     def list(self) -> list[SlotInfo]:
-        """Every ``*.json`` slot, newest first, damaged ones included with the reason."""
-        if not self.directory.is_dir():
-            return []
+        """Every ``*.json`` file, newest first; damaged ones (and odd file names) listed with the reason.
+
+        Raises :class:`SaveDirError` when the directory exists but cannot be read: «no saved games»
+        would be a lie then."""
+        from cardtable import games
+
         infos = []
-        for path in self.directory.glob("*" + SUFFIX):
-            slot = path.name[: -len(SUFFIX)]
+        for entry in self._entries():
+            if not entry.name.endswith(SUFFIX) or entry.name.startswith("."):
+                continue
+            slot = entry.name[: -len(SUFFIX)]
+            path = Path(entry.path)
             if not SLOT_PATTERN.match(slot):
+                infos.append(SlotInfo(slot, path, error="the file name is not a slot name (1-64 letters, "
+                                      "digits, '-' or '_', starting with a letter or digit)"))
                 continue
             try:
                 save = self.read(slot)
+                if games.is_available(save.game):
+                    check_players(slot, save.game, save.players)
             except SaveError as exc:
                 infos.append(SlotInfo(slot, path, error=exc.reason))
                 continue
-            from cardtable import games
-
             error = None if games.is_available(save.game) else f"unknown game {save.game!r}"
             infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, error, save.progress))
         infos.sort(key=lambda info: (info.saved_at, info.slot), reverse=True)
@@ -276,6 +408,113 @@ class SaveStore:
         while self.path(name).exists():
             name, n = f"{base}-{n}", n + 1
         return name
+
+    def claim_new_slot(self, game: str) -> str:
+        """A fresh slot name, already locked by this process (two tables started in the same second
+        never share a slot)."""
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        base = f"{game}-{stamp}"
+        for n in range(1, 1000):
+            name = base if n == 1 else f"{base}-{n}"
+            try:
+                self.lock(name)
+            except SlotBusy:
+                continue
+            if not self.path(name).exists():
+                return name
+            self.unlock(name)
+        raise SaveError(base, "no free slot name")
+
+    # -- locks
+    def _lock_path(self, slot: str) -> Path:
+        return self.directory / f".{check_slot_name(slot)}{LOCK_SUFFIX}"
+
+    def lock(self, slot: str) -> bool:
+        """Take the slot's lock for this process. Raises :class:`SlotBusy` when another process holds it.
+        Returns False when no lock can be taken here at all (no ``fcntl``, or the directory cannot hold
+        a lock file: then nothing can be saved there either)."""
+        path = self._lock_path(slot)
+        if slot in self._locks:
+            return True
+        if fcntl is None:
+            return False
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            except OSError:
+                holder = ""
+            os.close(fd)
+            raise SlotBusy(slot, holder if holder.isdigit() else "") from None
+        except OSError:
+            os.close(fd)
+            return False
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            pass
+        self._locks[slot] = fd
+        return True
+
+    def unlock(self, slot: str) -> None:
+        fd = self._locks.pop(slot, None)
+        if fd is not None:
+            os.close(fd)      # closing the only descriptor drops the flock
+
+    def holds(self, slot: str) -> bool:
+        return slot in self._locks
+
+    def unlock_all(self) -> None:
+        for slot in list(self._locks):
+            self.unlock(slot)
+
+    # -- housekeeping
+    def clean_temp_files(self) -> list[str]:
+        """Remove ``.SLOT.*.tmp`` files left by a process that died while saving. A temp file of a slot
+        that is open (locked) elsewhere may be a save in progress: it is left alone. Returns the names
+        removed; never raises."""
+        removed = []
+        try:
+            entries = self._entries()
+        except SaveDirError:
+            return removed
+        for entry in entries:
+            found = TEMP_PATTERN.match(entry.name)
+            if not found or not SLOT_PATTERN.match(found["slot"]):
+                continue
+            slot = found["slot"]
+            held_here = slot in self._locks
+            try:
+                if not held_here and not self.lock(slot) and fcntl is not None:
+                    continue
+            except SlotBusy:
+                continue
+            try:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+            except OSError:
+                pass
+            finally:
+                if not held_here:
+                    self.unlock(slot)
+        return removed
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What identifies one version of a file: os.replace gives every save a new inode."""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
 
 
 def atomic_write(target: Path, payload: bytes) -> None:

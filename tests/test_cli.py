@@ -108,3 +108,125 @@ def test_sim_counts_a_team_win_once():
     result = sim.run(spec, spec.options_type(cotos=1), 3, 1, ["normal", "easy", "normal", "easy"])
     assert sum(result.wins_by_level.values()) == result.matches == 3
     assert sum(s.n for s in result.by_level.values()) == 2 * result.hands
+
+
+# ---------------------------------------------------------------- issue 10: limits, output, hostile files
+@pytest.mark.parametrize("args,message", [
+    (["new", "gongzhu", "--seed", "١٢٣"], "digits 0-9"),
+    (["new", "gongzhu", "--seed", "1_000"], "digits 0-9"),
+    (["new", "gongzhu", "--seed", "9" * 5000], "game number"),
+    (["sim", "gongzhu", "--games", "1000000"], "at most 100000"),
+    (["bench", "--seconds", "-1"], "--seconds"),
+    (["bench", "--seconds", "nan"], "--seconds"),
+    (["bench", "--seconds", "inf"], "--seconds"),
+    (["bench", "--seconds", "0"], "--seconds"),
+])
+def test_limits_are_enforced(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [["sim", "gongzhu", "--games", "١٢"], ["sim", "gongzhu", "--games", "1_0"],
+                                  ["--save-dir", "", "saves"]])
+def test_usage_errors_for_odd_numbers_and_empty_paths(args):
+    out = run(*args)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "digits 0-9" in out.stderr or "empty path" in out.stderr
+
+
+HOSTILE = "\u001b]0;OWNED\u0007\u001b[2J[bold red]RED[/] [link=https://evil.example]LINK[/link]"
+
+
+def hostile_saves(directory):
+    directory.mkdir(parents=True, exist_ok=True)
+    base = {"format": "cardtable-save", "schema": 1, "game": "gongzhu", "options": {}, "seed": 1,
+            "moves": [], "players": ["human", "cpu:easy", "cpu:easy", "cpu:easy"]}
+    (directory / "summary.json").write_text(json.dumps({**base, "summary": HOSTILE, "saved_at": HOSTILE,
+                                                        "progress": {"over": "\x1b[2J"}}))
+    (directory / "game.json").write_text(json.dumps({**base, "game": HOSTILE}))
+    (directory / "opt.json").write_text(json.dumps({**base, "options": {HOSTILE: 1}}))
+    (directory / "\x1b[31mname.json").write_text(json.dumps(base))
+
+
+@pytest.mark.parametrize("env", [{"COLUMNS": "200"}, {"COLUMNS": "200", "FORCE_COLOR": "1", "TERM": "xterm"}])
+def test_saves_prints_hostile_text_as_data(tmp_path, env):
+    hostile_saves(tmp_path / "saves")
+    out = run("--save-dir", str(tmp_path / "saves"), "saves", env=env)
+    assert out.returncode == 0, out.stderr
+    assert "OWNED" in out.stdout
+    assert "\x1b]" not in out.stdout and "\x07" not in out.stdout and "\x1b[2J" not in out.stdout
+    assert "\x1b[31mname" not in out.stdout and "[31mname" in out.stdout     # the file name's ESC is gone
+    assert "[bold red]RED[/]" in out.stdout          # shown as it is written, not obeyed
+
+
+def test_a_hostile_option_key_gives_a_short_clean_error(tmp_path, capsys):
+    hostile_saves(tmp_path / "saves")
+    assert main(["--save-dir", str(tmp_path / "saves"), "continue", "opt"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and len(err) < 400
+
+
+def test_saves_says_damaged_once_and_lists_odd_names(tmp_path):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "bad.json").write_bytes(b"\xff")
+    (saves / "-rf.json").write_text("{}")
+    (saves / "ñ.json").write_text("{}")
+    out = run("--save-dir", str(saves), "saves", env={"COLUMNS": "200"})
+    assert out.returncode == 0
+    assert "damaged: damaged" not in out.stdout and "damaged: not UTF-8" in out.stdout
+    assert "-rf" in out.stdout and "ñ" in out.stdout and out.stdout.count("not a slot name") == 2
+
+
+def test_a_save_dir_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
+    (tmp_path / "saves").write_text("not a directory")
+    for command in (["saves"], ["continue"], ["continue", "x"]):
+        out = run("--save-dir", str(tmp_path / "saves"), *command)
+        assert out.returncode == 2, command
+        assert "No saved games" not in out.stdout and "Traceback" not in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_reader_that_goes_away_is_not_a_traceback():
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", "rules", "gongzhu"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    proc.stdout.readline()
+    proc.stdout.close()                    # what `| head -1` does
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=30) == 141
+    assert err == ""
+
+
+@pytest.mark.parametrize("args", [["rules", "gongzhu"], ["saves"], ["--help"], ["sim", "gongzhu", "--games", "1"]])
+def test_a_full_disk_is_one_line_and_status_2(args, tmp_path):
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, "-m", "cardtable", "--save-dir", str(tmp_path), *args],
+                             stdout=full, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL, check=False)
+    assert out.returncode == 2
+    assert out.stderr.strip() == "cardtable: cannot write the output: No space left on device"
+
+
+def test_sim_history_on_a_full_disk(tmp_path):
+    out = run("sim", "gongzhu", "--games", "2", "--history", "/dev/full")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == "cardtable: cannot write /dev/full: No space left on device"
+
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
+                                 {"PYTHONIOENCODING": "ascii", "LC_ALL": "POSIX", "LANG": ""}])
+@pytest.mark.parametrize("args", [["--lang", "es", "rules", "guinote"], ["--lang", "es", "saves"], ["--help"],
+                                  ["sim", "guinote", "--games", "1"]])
+def test_an_ascii_only_output_gets_plain_text(args, env, tmp_path):
+    from cardtable import games
+    from cardtable.saves import SaveStore
+
+    SaveStore(tmp_path).save("s", games.get("guinote").new_match(seed=1), ["human"] + ["cpu:easy"] * 3)
+    out = subprocess.run([sys.executable, "-m", "cardtable", "--save-dir", str(tmp_path), *args],
+                         capture_output=True, env={**os.environ, **env}, stdin=subprocess.DEVNULL, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.isascii() and out.stdout.strip()
+    assert b"\\u" not in out.stdout and b"Traceback" not in out.stderr
+    if "rules" in args:
+        assert b"Guinote" in out.stdout          # «Guiñote» without its tilde, not '?'

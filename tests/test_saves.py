@@ -174,3 +174,150 @@ def test_loader_and_replay_never_crash_on_hostile_envelopes(fields):
         rebuild("fuzz", parse_envelope("fuzz", json.dumps(data).encode()))
     except SaveError as exc:
         assert "fuzz" in str(exc)
+
+
+# ---------------------------------------------------------------- issue 10: slots, locks, hostile files
+def write_envelope(path, **fields):
+    data = {"format": "cardtable-save", "schema": 1, "game": "gongzhu", "options": {}, "seed": 1,
+            "moves": [], "players": PLAYERS, "summary": "hand 1", "saved_at": "2026-01-01T00:00:00+00:00"}
+    data.update(fields)
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("players", [["human", "cpu:evil", "cpu:normal", "cpu:normal"],
+                                     ["human"] * 4, ["cpu:easy", "human", "cpu:easy", "cpu:easy"]])
+def test_players_are_validated_when_listing_and_loading(tmp_path, players):
+    write_envelope(tmp_path / "p.json", players=players)
+    info = SaveStore(tmp_path).list()[0]
+    assert info.damaged and "players" in info.error
+    with pytest.raises(SaveError, match="players"):
+        SaveStore(tmp_path).load("p")
+
+
+def test_leftover_temp_files_are_cleaned_but_not_those_of_an_open_slot(tmp_path):
+    store = SaveStore(tmp_path)
+    store.save("a", played_match(3), PLAYERS)
+    store.save("b", played_match(3), PLAYERS)
+    (tmp_path / ".a.k3j_x9zq.tmp").write_bytes(b"half a save")
+    (tmp_path / ".b.zz81abcd.tmp").write_bytes(b"a save in progress")
+    other = SaveStore(tmp_path)
+    other.lock("b")                     # "b" is open in another cardtable
+    removed = SaveStore(tmp_path).clean_temp_files()
+    assert removed == [".a.k3j_x9zq.tmp"]
+    assert (tmp_path / ".b.zz81abcd.tmp").exists() and (tmp_path / "a.json").exists()
+    other.unlock("b")
+
+
+@pytest.mark.parametrize("name", ["-rf", "ñandú", "has space", "x" * 70, "a\x1b[2Jb"])
+def test_odd_file_names_are_listed_as_damaged_and_can_be_deleted(tmp_path, name):
+    write_envelope(tmp_path / f"{name}.json")
+    store = SaveStore(tmp_path)
+    [info] = store.list()
+    assert info.slot == name and info.damaged and "not a slot name" in info.error
+    store.delete(name)
+    assert not (tmp_path / f"{name}.json").exists()
+
+
+def test_damaged_is_said_once(tmp_path):
+    (tmp_path / "bad.json").write_bytes(b"\xff\xfe")
+    [info] = SaveStore(tmp_path).list()
+    assert info.error.startswith("damaged: ")       # the reason as the loader words it
+    assert not info.problem.startswith("damaged")   # what the lists print after their own «damaged:»
+
+
+def test_a_huge_file_is_reported_with_its_real_size(tmp_path):
+    with (tmp_path / "big.json").open("wb") as handle:
+        handle.truncate(100 * 1024 * 1024)          # sparse: costs no disk
+    with pytest.raises(SaveError, match="104857600 bytes"):
+        SaveStore(tmp_path).read("big")
+
+
+def test_a_giant_game_name_gives_a_short_error(tmp_path):
+    write_envelope(tmp_path / "g.json", game="\x1b]0;OWNED\x07" + "G" * 3_000_000)
+    [info] = SaveStore(tmp_path).list()
+    assert info.damaged and len(info.error) <= 200 and "\x1b" not in info.error
+    with pytest.raises(SaveError) as caught:
+        SaveStore(tmp_path).load("g")
+    assert len(str(caught.value)) < 300
+
+
+def test_a_save_dir_that_cannot_be_listed_is_an_error_not_an_empty_list(tmp_path):
+    from cardtable.saves import SaveDirError
+
+    (tmp_path / "saves").write_text("a file where the directory should be")
+    with pytest.raises(SaveDirError, match="not a directory"):
+        SaveStore(tmp_path / "saves").list()
+    with pytest.raises(SaveDirError):
+        SaveStore(tmp_path / "saves").check_usable()
+    assert SaveStore(tmp_path / "missing").list() == []
+
+
+def test_a_slot_lock_is_exclusive_between_stores_and_released(tmp_path):
+    from cardtable.saves import SlotBusy
+
+    first, second = SaveStore(tmp_path), SaveStore(tmp_path)
+    assert first.lock("s")
+    with pytest.raises(SlotBusy, match="open in another cardtable") as caught:
+        second.lock("s")
+    assert caught.value.holder == str(os.getpid())
+    first.unlock("s")
+    assert second.lock("s")
+    second.unlock("s")
+
+
+def test_the_kernel_drops_the_lock_of_a_killed_process(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from cardtable.saves import SlotBusy
+
+    code = ("import sys, time; from cardtable.saves import SaveStore; SaveStore(sys.argv[1]).lock('s'); "
+            "print('locked', flush=True); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True,
+                            cwd=REPO)
+    try:
+        assert proc.stdout.readline().strip() == "locked"
+        with pytest.raises(SlotBusy):
+            SaveStore(tmp_path).lock("s")
+    finally:
+        proc.kill()
+        proc.wait()
+    for _ in range(100):                 # the lock goes with the process
+        try:
+            assert SaveStore(tmp_path).lock("s")
+            break
+        except SlotBusy:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the lock outlived its process")
+
+
+def test_a_busy_slot_cannot_be_deleted(tmp_path):
+    from cardtable.saves import SlotBusy
+
+    store = SaveStore(tmp_path)
+    store.save("s", played_match(2), PLAYERS)
+    store.lock("s")
+    with pytest.raises(SlotBusy):
+        SaveStore(tmp_path).delete("s")
+    assert (tmp_path / "s.json").exists()
+    store.delete("s")                      # the holder may
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_an_idle_window_never_overwrites_newer_moves(tmp_path):
+    idle, busy = SaveStore(tmp_path), SaveStore(tmp_path)
+    idle.save("s", played_match(4), PLAYERS)
+    idle_match, _ = idle.load("s")
+    busy.load("s")
+    busy.save("s", played_match(12), PLAYERS)           # the other window moved on
+    with pytest.raises(SaveError, match="changed by another cardtable"):
+        idle.save("s", idle_match, PLAYERS)
+    assert len(SaveStore(tmp_path).load("s")[0].moves) == 12
+
+
+def test_two_new_games_in_the_same_second_get_different_slots(tmp_path):
+    first, second = SaveStore(tmp_path), SaveStore(tmp_path)
+    names = {first.claim_new_slot("gongzhu"), second.claim_new_slot("gongzhu")}
+    assert len(names) == 2

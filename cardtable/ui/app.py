@@ -11,9 +11,9 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
-from cardtable import games, i18n
+from cardtable import games, i18n, safetext
 from cardtable.i18n import t
-from cardtable.saves import SaveError, SaveStore
+from cardtable.saves import SaveError, SaveStore, SlotBusy
 from cardtable.settings import Settings, load_settings, save_settings
 from cardtable.ui.toosmall import MIN_HEIGHT, MIN_WIDTH
 
@@ -66,7 +66,9 @@ class CardTableApp(App[None]):
             _, game, options, seed, level = launch
             self.start_game(game, options, seed, level)
         elif launch[0] == "continue":
-            self.resume(launch[1])
+            # ("continue", slot) or, from the command line, ("continue", slot, (match, data), read_only)
+            _, slot, loaded, read_only = (*launch, None, False)[:4]
+            self.resume(slot, loaded, read_only)
 
     def _install_signal_handlers(self) -> None:
         try:
@@ -130,18 +132,48 @@ class CardTableApp(App[None]):
             seed = secrets.randbelow(1_000_000_000)
         match = spec.new_match(options, seed)
         players = ["human"] + [f"cpu:{level}"] * 3
-        slot = self.store.new_slot_name(game)
+        try:
+            slot = self.store.claim_new_slot(game)     # locked for this process
+        except (SaveError, OSError):
+            slot = self.store.new_slot_name(game)      # saving will fail and say why
         self.push_screen(screen_class(spec, match, players, slot, fresh=True))
 
-    def resume(self, slot: str) -> bool:
+    def resume(self, slot: str, loaded: tuple | None = None, read_only: bool = False) -> bool:
+        """Open a saved game. The slot is locked first; when another cardtable holds it, ask whether to
+        open it read-only or not at all. ``loaded`` is the (match, data) the command line already read."""
+        from cardtable.ui.gamescreen import GameScreen
+        from cardtable.ui.screens import SlotBusyDialog
+
+        shown = safetext.markup(slot, safetext.SHORT)
+        if any(isinstance(s, GameScreen) and s.slot == slot for s in self.screen_stack):
+            self.notify(t("already_open", slot=shown), severity="warning")
+            return False
+        if not read_only:
+            try:
+                self.store.lock(slot)
+            except SlotBusy:
+                self.push_screen(SlotBusyDialog(slot), callback=lambda choice: self._busy_answer(slot, choice))
+                return False
+            except SaveError as exc:      # not a slot name
+                self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.reason)),
+                            severity="error", timeout=8)
+                return False
         try:
-            match, data = self.store.load(slot)
+            match, data = loaded if loaded is not None else self.store.load(slot)
         except SaveError as exc:
-            self.notify(t("save_damaged", slot=slot, reason=exc.reason), severity="error", timeout=8)
+            self.store.unlock(slot)
+            self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.reason)), severity="error",
+                        timeout=8)
             return False
         spec = games.get(data.game)
-        self.push_screen(self.game_screen_class(data.game)(spec, match, data.players, slot, fresh=False))
+        screen = self.game_screen_class(data.game)(spec, match, data.players, slot, fresh=False)
+        screen.read_only = read_only
+        self.push_screen(screen)
         return True
+
+    def _busy_answer(self, slot: str, choice: str | None) -> None:
+        if choice == "read_only":
+            self.resume(slot, read_only=True)
 
     def autosave(self) -> None:
         from cardtable.ui.gamescreen import GameScreen
@@ -176,9 +208,19 @@ class CardTableApp(App[None]):
     async def action_quit(self) -> None:
         from cardtable.ui.gamescreen import GameScreen
 
-        slots = [s.slot for s in self.screen_stack if isinstance(s, GameScreen) and s.autosave(quiet=True)]
-        if slots:
-            self.exit_message = t("quit_saved", slot=slots[-1])
+        lines = []
+        for screen in self.screen_stack:
+            if not isinstance(screen, GameScreen):
+                continue
+            slot = safetext.clean(screen.slot, safetext.SHORT)
+            if screen.read_only:
+                lines.append(t("quit_read_only", slot=slot))
+            elif screen.autosave(quiet=True):
+                lines.append(t("quit_saved", slot=slot))
+            else:
+                lines.append(t("quit_not_saved", slot=slot, reason=screen.save_error or "?"))
+        if lines:
+            self.exit_message = "\n".join(lines)
         self.exit()
 
     def action_help(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from rich.markup import escape
 from textual import events
 from textual.screen import Screen
 
@@ -49,6 +50,8 @@ class GameScreen(Screen):
         self.status = ""
         self.dealing = False
         self._deal_timer: Any = None
+        self.read_only = False          # opened while another cardtable has the slot: never saved
+        self.save_error: str | None = None   # why the last save failed (None: the last save worked)
 
     # -- hooks for subclasses
     def refresh_table(self) -> None:
@@ -69,7 +72,7 @@ class GameScreen(Screen):
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
-        self.title = t(self.TITLE_KEY)
+        self.title = t(self.TITLE_KEY) + (f" · {t('read_only')}" if self.read_only else "")
         self.hand_widget().focus()
         if self.fresh:
             self.autosave(quiet=True)
@@ -269,14 +272,22 @@ class GameScreen(Screen):
 
     # -- saving
     def autosave(self, quiet: bool = False) -> bool:
+        if self.read_only:
+            return False
         try:
             self.app.store.save(self.slot, self.match, self.players)
         except SaveError as exc:
-            self.notify(t("save_failed", reason=exc.reason), severity="error")
+            self.save_error = exc.reason
+            self.notify(t("save_failed", reason=escape(exc.reason)), severity="error")
             return False
+        self.save_error = None
         if not quiet:
             self.notify(t("saved_to", slot=self.slot))
         return True
+
+    def on_unmount(self) -> None:
+        if not self.read_only:
+            self.app.store.unlock(self.slot)     # another cardtable may open the slot now
 
     def action_continue_later(self) -> None:
         self.autosave()

@@ -10,8 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from cardtable import games
+from cardtable import games, safetext
 from cardtable.i18n import t
+from cardtable.saves import SaveDirError
 from cardtable.ui.bindings import translate_bindings
 
 
@@ -69,18 +70,21 @@ class HomeScreen(Screen):
         self.query_one("#home-saves", Static).update(self._saves_text())
 
     def _saves_text(self) -> Text:
-        infos = self.app.store.list()
+        try:
+            infos = self.app.store.list()
+        except SaveDirError as exc:
+            return Text(t("saves_unreadable", reason=safetext.clean(exc.reason)), style="red")
         if not infos:
             return Text(t("no_saves"))
         text = Text()
         for info in infos[:6]:
             if text:
                 text.append("\n")
-            text.append(f"{info.slot}  ", style="bold")
+            text.append(safetext.clean(info.slot, safetext.SHORT) + "  ", style="bold")
             if info.damaged:
-                text.append(f"{t('damaged')}: {info.error}", style="red")
+                text.append(safetext.clean(f"{t('damaged')}: {info.problem}"), style="red")
             else:
-                text.append(f"{t('game_' + info.game)} · {info.describe()}")
+                text.append(f"{t('game_' + info.game)} · {safetext.clean(info.describe())}")
         if len(infos) > 6:
             text.append(f"\n… +{len(infos) - 6}")
         return text

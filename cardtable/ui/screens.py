@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -20,11 +21,13 @@ from textual.widgets import (
     Static,
 )
 
-from cardtable import games, i18n
+from cardtable import games, i18n, safetext
 from cardtable.i18n import t
 from cardtable.rules_text import rules_markdown
+from cardtable.saves import SaveDirError, SaveError
 from cardtable.settings import CARD_STYLES, CPU_SPEEDS
 from cardtable.ui.bindings import translate_bindings
+from cardtable.ui.dialogs import ChoiceDialog
 
 
 class HelpScreen(Screen):
@@ -151,14 +154,21 @@ class SlotsScreen(Screen):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         table.add_columns(t("slot"), t("game"), t("summary"), t("saved_at"))
-        infos = self.app.store.list()
+        try:
+            infos = self.app.store.list()
+            empty = t("no_saves")
+        except SaveDirError as exc:
+            infos, empty = [], t("saves_unreadable", reason=safetext.clean(exc.reason))
         for info in infos:
+            # Every field here may come from a hostile file: cleaned, capped and markup-escaped.
+            slot = safetext.markup(info.slot, safetext.SHORT)
             if info.damaged:
-                table.add_row(info.slot, info.game or "?", f"{t('damaged')}: {info.error}", "", key=info.slot)
+                table.add_row(slot, safetext.markup(info.game or "?", safetext.SHORT),
+                              safetext.markup(f"{t('damaged')}: {info.problem}"), "", key=info.slot)
             else:
-                table.add_row(info.slot, t("game_" + info.game), info.describe(), info.saved_at.replace("T", " "),
-                              key=info.slot)
-        self.query_one("#slots-empty", Static).update("" if infos else t("no_saves"))
+                table.add_row(slot, t("game_" + info.game), safetext.markup(info.describe()),
+                              safetext.markup(info.saved_at.replace("T", " "), safetext.SHORT), key=info.slot)
+        self.query_one("#slots-empty", Static).update(Text("" if infos else empty))
         table.focus()
 
     def _current_slot(self) -> str | None:
@@ -180,5 +190,32 @@ class SlotsScreen(Screen):
     def action_delete(self) -> None:
         slot = self._current_slot()
         if slot is not None:
-            self.app.store.delete(slot)
+            try:
+                self.app.store.delete(slot)
+            except SaveError as exc:      # open in another cardtable, or the file cannot be removed
+                self.notify(safetext.markup(exc.reason), severity="error")
             self.fill()
+
+
+class SlotBusyDialog(ChoiceDialog):
+    """The slot is open in another cardtable: open it read-only, or not at all (the focused default)."""
+
+    AUTO_FOCUS = "#dont_open"
+    BINDINGS = [Binding("escape,n", "choose('dont_open')", "dont_open"),
+                Binding("r", "choose('read_only')", "open_read_only")]
+
+    def __init__(self, slot: str) -> None:
+        super().__init__()
+        self.slot = slot
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(t("slot_busy", slot=safetext.clean(self.slot, safetext.SHORT))),
+                        classes="dialog-title")
+            yield Static(t("slot_busy_question"))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("open_read_only"), id="read_only")
+                yield Button(t("dont_open"), id="dont_open", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#dont_open", Button).focus()
