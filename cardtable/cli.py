@@ -91,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=3.0,
                        help=f"time per measurement, more than 0 and at most {MAX_BENCH_SECONDS:g} (default 3)")
 
+    from cardtable.serve import add_parser as add_serve_parser
+
+    add_serve_parser(sub)
+
     rules = sub.add_parser("rules", help="print the rules of a game", description="Print a game's rules.")
     rules.add_argument("game", help=f"one of: {names}")
     return parser
@@ -178,6 +182,10 @@ def _run(args: argparse.Namespace) -> int:
             raise CliError(f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:g}, "
                            f"not {args.seconds}")
         return bench.main(args.what, args.seconds)
+    if command == "serve":
+        from cardtable import serve
+
+        return serve.main(args)
     if command == "rules":
         from cardtable.rules_text import rules_markdown
 
