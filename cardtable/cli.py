@@ -209,6 +209,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _check_terminal() -> None:
+    if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
+        return          # served in a browser (cardtable serve web): the page is the terminal
     if not sys.stdout.isatty() or not sys.stdin.isatty():
         raise CliError(i18n.t("no_tty"))
     term = os.environ.get("TERM", "")

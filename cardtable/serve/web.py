@@ -8,10 +8,11 @@ browser, or for a trusted few; serve SSH for per-player saves.
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 
-from cardtable.serve import child_command
+from cardtable.serve import child_command, package_root
 
 
 def run_web_server(host: str, port: int) -> int:
@@ -21,6 +22,7 @@ def run_web_server(host: str, port: int) -> int:
         print("cardtable: serving the web needs textual-serve (pip install 'cardtable[serve]')",
               file=sys.stderr)
         return 2
+    os.environ["PYTHONPATH"] = package_root()      # every tab runs this very package
     server = Server(shlex.join(child_command()), host=host, port=port, title="cardtable")
     print(f"cardtable: serving in the browser at http://{host}:{port}", flush=True)
     try:
