@@ -175,6 +175,10 @@ def _run(args: argparse.Namespace) -> int:
         return _cmd_saves(args, sys.stdout)
     if command == "sim":
         return _cmd_sim(args)
+    if command == "bench" and args.what == "serve":
+        from cardtable.serve.load import main as bench_serve
+
+        return bench_serve(args.seconds if args.seconds != 3.0 else 90.0)
     if command == "bench":
         from cardtable import bench
 

@@ -268,3 +268,54 @@ def test_the_table_environment_keeps_nothing_of_the_server():
     assert env["LANG"] == "es_ES.UTF-8"
     assert env["TERM"] == "xterm-256color"
     assert env["CARDTABLE_HOME"] == "/srv/u"
+
+
+def _cardtable(*args: str, env: dict | None = None, **kwargs):
+    import subprocess
+    import sys
+
+    from cardtable.serve import package_root
+
+    return subprocess.Popen([sys.executable, "-m", "cardtable", *args],
+                            env={**os.environ, "PYTHONPATH": package_root(), **(env or {})},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_the_command_prints_the_fingerprint_and_stops_cleanly_on_sigterm(tmp_path):
+    import signal
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = busy.getsockname()[1]
+        refused = _cardtable("serve", "ssh", "--port", str(taken), env={"CARDTABLE_HOME": str(tmp_path)})
+        _out, err = refused.communicate(timeout=WAIT)
+        assert refused.returncode == 2 and "cannot listen" in err and "Traceback" not in err
+
+    server = _cardtable("serve", "ssh", "--port", "0", env={"CARDTABLE_HOME": str(tmp_path)})
+    first = server.stdout.readline()
+    assert "serving over SSH on 127.0.0.1:" in first
+    assert server.stdout.readline().startswith("cardtable: host key SHA256:")
+    server.send_signal(signal.SIGTERM)
+    out, err = server.communicate(timeout=WAIT)
+    assert server.returncode == 0, err
+    assert "every running game is saved" in out
+
+
+def test_binding_beyond_this_machine_warns(capsys):
+    from cardtable.serve import warn_if_public
+
+    warn_if_public("127.0.0.1")
+    assert capsys.readouterr().err == ""
+    warn_if_public("0.0.0.0")
+    assert "warning" in capsys.readouterr().err
+
+
+def test_bad_serve_arguments_are_one_clear_line():
+    for args in (("serve", "ssh", "--port", "99999"), ("serve", "ssh", "--idle-timeout", "nan"),
+                 ("serve", "ssh", "--max-sessions", "0"), ("serve", "ftp")):
+        proc = _cardtable(*args)
+        _out, err = proc.communicate(timeout=WAIT)
+        assert proc.returncode == 2, args
+        assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("cardtable"), err
