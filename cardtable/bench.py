@@ -2,7 +2,10 @@
 
 - startup: wall time from process start to the home screen's first frame, headless, against a minimal
   Textual app (Header, one Static, Footer, exit after its first frame), in fresh processes, same run.
-- per game: sim throughput with easy and normal bots, and the time of one bot decision.
+- per game, in CPU time (``time.process_time``/``time.thread_time``, so a shared machine's load does not
+  count): uniformly random playouts through the public engine contract, sim throughput with each CPU
+  level, and the time of one decision (view + choose), median and p95; plus the game's own extras
+  (Guandan: move generation for a 27-card lead by number of wilds).
 """
 
 from __future__ import annotations
@@ -67,24 +70,52 @@ def startup(runs: int = 7) -> tuple[float, float]:
     return statistics.median(minimal), statistics.median(ours)
 
 
-def sim_rate(game: str, level: str, seconds: float) -> tuple[float, float]:
-    """(hands per second, matches per second) of headless play at one CPU level."""
+def _cpu() -> float:
+    return time.process_time()
+
+
+def playout_rate(game: str, seconds: float) -> tuple[float, float, float]:
+    """Uniformly random playouts through the public contract (``new_match``, ``to_move``,
+    ``legal_moves``, ``apply``): (hands per CPU second, matches per CPU second, CPU seconds)."""
+    from cardtable import games
+    from cardtable.rng import Rng
+
+    spec = games.get(game)
+    rng = Rng(12345)
+    hands = matches = 0
+    seed = 1
+    start = _cpu()
+    while _cpu() - start < seconds:
+        match = spec.new_match(seed=seed)
+        seed += 1
+        while match.to_move() is not None:
+            moves = match.legal_moves()
+            match.apply(moves[rng.below(len(moves))])
+        hands += match.hand
+        matches += 1
+    elapsed = _cpu() - start
+    return hands / elapsed, matches / elapsed, elapsed
+
+
+def sim_rate(game: str, level: str, seconds: float) -> tuple[float, float, float]:
+    """(hands per CPU second, matches per CPU second, wall/CPU ratio) of headless play at one CPU level."""
     from cardtable import games, sim
 
     spec = games.get(game)
     hands = matches = 0
-    start = time.perf_counter()
+    start, wall = _cpu(), time.perf_counter()
     seed = 1
-    while time.perf_counter() - start < seconds:
+    while _cpu() - start < seconds:
         result = sim.run(spec, spec.options_type(), 1, seed, [level] * 4)
         hands += result.hands
         matches += result.matches
         seed += 1
-    elapsed = time.perf_counter() - start
-    return hands / elapsed, matches / elapsed
+    elapsed = _cpu() - start
+    return hands / elapsed, matches / elapsed, (time.perf_counter() - wall) / elapsed
 
 
 def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
+    """CPU time of one decision as the UI makes it: the view of the seat to move, then the bot's choice."""
     from cardtable import games
 
     spec = games.get(game)
@@ -95,10 +126,9 @@ def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
         match = spec.new_match(seed=seed)
         seed += 1
         while not match.is_over() and len(times) < samples:
-            view = match.view(match.to_move())
-            start = time.perf_counter()
-            move = bot.choose(view)
-            times.append(time.perf_counter() - start)
+            start = time.thread_time()
+            move = bot.choose(match.view(match.to_move()))
+            times.append(time.thread_time() - start)
             match.apply(move)
     return times
 
@@ -123,11 +153,14 @@ def main(what: str = "all", seconds: float = 3.0) -> int:
     for game in names:
         if what not in ("all", game):
             continue
+        hands, matches, _ = playout_rate(game, seconds)
+        print(f"{game:8} random  playouts {hands:8.1f} hands/s ({matches:.2f} matches/s, CPU time)")
         for level in games.get(game).bots:
-            hands, matches = sim_rate(game, level, seconds)
+            hands, matches, ratio = sim_rate(game, level, seconds)
             times = decision_times(game, level)
-            print(f"{game:8} {level:7} sim {hands:8.1f} hands/s ({matches:.2f} matches/s); one decision: "
-                  f"median {statistics.median(times) * 1e6:.0f} µs, p95 {_pct(times, 0.95) * 1e6:.0f} µs")
+            print(f"{game:8} {level:7} sim {hands:8.1f} hands/s ({matches:.2f} matches/s, CPU time; "
+                  f"wall/CPU {ratio:.2f}); one decision (view + choose): median "
+                  f"{statistics.median(times) * 1e6:.0f} µs, p95 {_pct(times, 0.95) * 1e6:.0f} µs")
         extra = games.get(game).extra_bench
         if extra is not None:
             for line in extra():
