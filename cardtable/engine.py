@@ -146,6 +146,14 @@ class Bot(Protocol):
 
 
 # ---------------------------------------------------------------- the match
+def _holds(moves: list, move: Any) -> bool:
+    """Is this very object (not an equal one) in ``moves``?"""
+    for candidate in moves:
+        if candidate is move:
+            return True
+    return False
+
+
 class Match(ABC):
     """One match of a game: the state machine. Subclasses implement the underscore methods.
 
@@ -162,8 +170,51 @@ class Match(ABC):
         self.options = options
         self.seed = check_seed(seed)
         self.moves: list[tuple[int, Any]] = []
-        self.log: list[dict[str, Any]] = []
         self.hand = 0
+        self._log: list[dict[str, Any]] = []      # the history records built so far
+        self._pending: list[Any] = []             # not built yet: (seat, move, hand) or a record
+        self._events: list[dict[str, Any]] = []   # the deal / hand_end / match_end records only
+        self._trusted: tuple[int, list] | None = None   # (seat, the list legal_moves() returned last)
+
+    # -- the hand history, built only when read
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The hand history (``deal``, ``move``, ``hand_end`` and ``match_end`` records). Move records are
+        built only when the log is read (a writer, a save, the UI), so headless play does not pay for
+        them."""
+        if self._pending:
+            log = self._log
+            for item in self._pending:
+                if type(item) is tuple:
+                    seat, move, hand = item
+                    log.append({"type": "move", "hand": hand, "seat": seat, "move": move.to_json()})
+                else:
+                    log.append(item)
+            self._pending = []
+        return self._log
+
+    @log.setter
+    def log(self, records: list[dict[str, Any]]) -> None:
+        self._log = list(records)
+        self._pending = []
+        self._events = [r for r in records if r.get("type") != "move"]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The ``deal``, ``hand_end`` and ``match_end`` records so far (the log without the moves)."""
+        return self._events
+
+    def _record(self, record: dict[str, Any]) -> None:
+        """Add a deal / hand_end / match_end record to the history."""
+        self._pending.append(record)
+        self._events.append(record)
+
+    def _copy_base(self, twin: Match) -> None:
+        """Give a clone its own copies of the base class's lists."""
+        twin.moves = list(self.moves)
+        twin._log = list(self._log)
+        twin._pending = list(self._pending)
+        twin._events = list(self._events)
 
     # -- the contract
     @abstractmethod
@@ -173,7 +224,8 @@ class Match(ABC):
     @abstractmethod
     def legal_moves(self, seat: int | None = None) -> list:
         """Every move open to ``seat`` (default: the seat to move). Besides the seat to move, a game may
-        let other seats make optional moves out of turn (see :meth:`optional_movers`)."""
+        let other seats make optional moves out of turn (see :meth:`optional_movers`). A game returns
+        its list through :meth:`_offer` so that moves taken from it skip re-validation in ``apply``."""
 
     def optional_movers(self) -> list[int]:
         """Seats other than the one to move that may make an optional move now (Guiñote's exchange,
@@ -233,11 +285,27 @@ class Match(ABC):
 
     def apply(self, move: Any, seat: int | None = None) -> None:
         """Apply ``move`` for ``seat`` (default: the seat to move). Raises IllegalMove and leaves the
-        state unchanged."""
-        seat = self._check_turn_and_move(move, seat)
+        state unchanged.
+
+        The trusted fast path: a move object taken from the list :meth:`legal_moves` returned last (for
+        this seat, with nothing applied since) is legal by construction and is not validated again. Any
+        other move (the UI's, a save's, a history's, a hand-built one) gets the full check."""
+        trusted = self._trusted
+        if trusted is not None and trusted[0] == (self.to_move() if seat is None else seat) \
+                and _holds(trusted[1], move):
+            seat = trusted[0]
+        else:
+            seat = self._check_turn_and_move(move, seat)
+        self._trusted = None
         self.moves.append((seat, move))
-        self.log.append({"type": "move", "hand": self.hand, "seat": seat, "move": move.to_json()})
+        self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
+
+    def _offer(self, seat: int, moves: list) -> list:
+        """Return a freshly built legal list from ``legal_moves``: its moves become trusted for ``seat``
+        until the next move is applied (the caller gets a copy, so editing it trusts nothing new)."""
+        self._trusted = (seat, moves)
+        return list(moves)
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         """The ``legal`` list of a history move line (the encoding of every legal move)."""

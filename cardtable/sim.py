@@ -99,7 +99,7 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
                 else:
                     match.apply(move, seat)
                 result.moves += 1
-            for record in match.log:
+            for record in match.events:
                 if record["type"] == "hand_end":
                     result.hands += 1
                     for s, value in enumerate(spec.hand_scores(record)):

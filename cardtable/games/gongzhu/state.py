@@ -182,7 +182,7 @@ class GongZhuMatch(Match):
         self.winners: list[int] = []
         self.taken: list[list[Card]] = [[], [], [], []]
         self.suits_led: set[str] = set()
-        self.log.append({"type": "deal", "hand": self.hand,
+        self._record({"type": "deal", "hand": self.hand,
                          "hands": [[c.code for c in h] for h in self.hands], "leader": leader})
 
     # -- the contract
@@ -212,8 +212,9 @@ class GongZhuMatch(Match):
         if to_move is None or seat != to_move:
             return []
         if self.phase == "show":
-            return [Show(s) for s in subsets(rules.showable_in(self.hands[seat], self.options.showable_cards))]
-        return [Play(card) for card in rules.legal_plays(self.hands[seat], self._context(seat))]
+            return self._offer(seat, [Show(s) for s in subsets(
+                rules.showable_in(self.hands[seat], self.options.showable_cards))])
+        return self._offer(seat, [Play(card) for card in rules.legal_plays(self.hands[seat], self._context(seat))])
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -258,7 +259,7 @@ class GongZhuMatch(Match):
             self.totals[seat] += lines[seat].hand
         records = [lines[s].to_json(self.totals[s]) for s in range(4)]
         self.results.append(records)
-        self.log.append({
+        self._record({
             "type": "hand_end", "hand": self.hand,
             "taken": [[c.code for c in sorted(pile, key=rules.sort_key)] for pile in self.taken],
             "shown": [[c.code for c in (cards or ())] for cards in self.shown],
@@ -270,7 +271,7 @@ class GongZhuMatch(Match):
         if reached or self.hand >= self.options.max_hands:
             self.finished = True
             best, worst = max(self.totals), min(self.totals)
-            self.log.append({"type": "match_end", "hands": self.hand, "totals": list(self.totals),
+            self._record({"type": "match_end", "hands": self.hand, "totals": list(self.totals),
                              "winners": [s for s in range(4) if self.totals[s] == best],
                              "pig": [s for s in range(4) if self.totals[s] == worst]})
             return
@@ -295,8 +296,7 @@ class GongZhuMatch(Match):
     def clone(self) -> GongZhuMatch:
         twin = GongZhuMatch.__new__(GongZhuMatch)
         twin.__dict__.update(self.__dict__)
-        twin.moves = list(self.moves)
-        twin.log = list(self.log)
+        self._copy_base(twin)
         twin.totals = list(self.totals)
         twin.results = list(self.results)
         twin.hands = [list(h) for h in self.hands]

@@ -184,7 +184,7 @@ class GuandanMatch(Match):
         self.tribute = kind
         self.leader = leader
         self.turn = leader
-        self.log.append({"type": "deal", "hand": self.hand, "hands": dealt,
+        self._record({"type": "deal", "hand": self.hand, "hands": dealt,
                          "level": rules.rank_name(self.level),
                          "levels": [rules.rank_name(x) for x in self.levels],
                          "a_failures": list(self.a_failures), "tribute": kind, "leader": leader})
@@ -264,13 +264,13 @@ class GuandanMatch(Match):
         if self.pending:
             kind = self.pending[0][0]
             if kind == "tribute":
-                return [Tribute(c) for c in self.tribute_choices(seat)]
-            return [Return(c) for c in self.return_choices(seat)]
+                return self._offer(seat, [Tribute(c) for c in self.tribute_choices(seat)])
+            return self._offer(seat, [Return(c) for c in self.return_choices(seat)])
         top = self.top.combo if self.top else None
         moves: list[Move] = [Play.of(o.cards, o.combo) for o in self.options_for(seat, top)]
         if self.top is not None:
             moves.append(Pass())
-        return moves
+        return self._offer(seat, moves)
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         out = []
@@ -396,11 +396,11 @@ class GuandanMatch(Match):
         record = {"type": "hand_end", "hand": self.hand, "finish": finish, "winner_team": team,
                   "level_up": applied, "levels": [rules.rank_name(x) for x in self.levels],
                   "a_failures": list(self.a_failures), "match_won": match_won}
-        self.log.append(record)
+        self._record(record)
         self.results.append(record)
         if match_won:
             self.finished = True
-            self.log.append({"type": "match_end", "winner_team": team, "hands": self.hand})
+            self._record({"type": "match_end", "winner_team": team, "hands": self.hand})
             return
         self.declarer = team
         self._deal(previous=finish)
@@ -420,7 +420,8 @@ class GuandanMatch(Match):
     def clone(self) -> GuandanMatch:
         twin = GuandanMatch.__new__(GuandanMatch)
         twin.__dict__.update(self.__dict__)
-        twin.moves, twin.log, twin.results = list(self.moves), list(self.log), list(self.results)
+        self._copy_base(twin)
+        twin.results = list(self.results)
         twin.levels, twin.a_failures = list(self.levels), list(self.a_failures)
         twin.hands = [list(h) for h in self.hands]
         twin.finish, twin.passed, twin.actions = list(self.finish), set(self.passed), list(self.actions)

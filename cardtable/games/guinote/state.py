@@ -190,7 +190,7 @@ class GuinoteMatch(Match):
         self.vueltas = vueltas
         self.carry = tuple(carry)
         self._sort_hands()
-        self.log.append({"type": "deal", "hand": self.hand,
+        self._record({"type": "deal", "hand": self.hand,
                          "hands": [[c.code for c in h] for h in self.hands], "dealer": dealer,
                          "mano": self.mano, "pinta": self.pinta.code, "stock": [c.code for c in self.stock],
                          "vueltas": vueltas, "carry": list(carry)})
@@ -376,7 +376,7 @@ class GuinoteMatch(Match):
             "totals": totals, "winner": winner, "claim": claim, "score": list(self.score),
             "cotos": list(self.cotos),
         }
-        self.log.append(record)
+        self._record(record)
         self.results.append(record)
         self.window_pair = None
         self.exchange_seat = None
@@ -385,7 +385,7 @@ class GuinoteMatch(Match):
             self.score = [0, 0]
         if winner is not None and self.cotos[winner] >= self.options.cotos:
             self.finished = True
-            self.log.append({"type": "match_end", "winner": winner, "cotos": list(self.cotos),
+            self._record({"type": "match_end", "winner": winner, "cotos": list(self.cotos),
                              "hands": self.hand})
             return
         vueltas = winner is None
@@ -412,8 +412,7 @@ class GuinoteMatch(Match):
     def clone(self) -> GuinoteMatch:
         twin = GuinoteMatch.__new__(GuinoteMatch)
         twin.__dict__.update(self.__dict__)
-        twin.moves = list(self.moves)
-        twin.log = list(self.log)
+        self._copy_base(twin)
         twin.score, twin.cotos = list(self.score), list(self.cotos)
         twin.results = list(self.results)
         twin.hands = [list(h) for h in self.hands]
