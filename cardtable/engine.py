@@ -209,6 +209,15 @@ class Match(ABC):
         self._pending.append(record)
         self._events.append(record)
 
+    def _bot_key(self) -> bytes:
+        """The one-way key of this match's bot seeds (see :mod:`cardtable.views`), computed once."""
+        key = self.__dict__.get("_bot_key_bytes")
+        if key is None:
+            from cardtable.views import bot_key
+
+            key = self._bot_key_bytes = bot_key(self.seed)
+        return key
+
     def _copy_base(self, twin: Match) -> None:
         """Give a clone its own copies of the base class's lists."""
         twin.moves = list(self.moves)

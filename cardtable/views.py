@@ -4,10 +4,29 @@ from __future__ import annotations
 
 import hashlib
 
+_PERSON = b"cardtable-bot"
 
-def bot_seed(match_seed: int, move_number: int, seat: int) -> int:
-    """A per-decision seed for a bot's own randomness. One-way (BLAKE2b), so it reveals nothing about
-    the deal that the match seed determines; deterministic, so a game number replays exactly."""
-    digest = hashlib.blake2b(f"{match_seed}:{move_number}:{seat}".encode(), digest_size=8,
-                             person=b"cardtable-bot").digest()
+
+def bot_key(match_seed: int) -> bytes:
+    """A match's key for its bots' seeds: one-way (BLAKE2b) from the match seed, so holding it reveals
+    nothing about the deal. Computed once per match."""
+    return hashlib.blake2b(str(match_seed).encode(), digest_size=16, person=_PERSON).digest()
+
+
+def bot_seed(key: bytes, move_number: int, seat: int) -> int:
+    """A per-decision seed for a bot's own randomness (keyed BLAKE2b of move number and seat);
+    deterministic, so a game number replays exactly."""
+    digest = hashlib.blake2b(f"{move_number}:{seat}".encode(), digest_size=8, key=key, person=_PERSON).digest()
     return int.from_bytes(digest, "big")
+
+
+class LazyBotSeed:
+    """Base of the views: ``bot_seed`` is computed only when a bot asks for it, from the view's
+    ``decision`` field ``(bot key, move number, seat)``."""
+
+    __slots__ = ()
+
+    @property
+    def bot_seed(self) -> int:
+        key, move_number, seat = self.decision  # type: ignore[attr-defined]
+        return bot_seed(key, move_number, seat)

@@ -18,7 +18,7 @@ from cardtable.engine import (
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import PIG, TWO_OF_CLUBS, PlayContext
 from cardtable.rng import Rng, mix
-from cardtable.views import bot_seed
+from cardtable.views import LazyBotSeed, bot_key
 
 NUM_TRICKS = 13
 
@@ -109,7 +109,7 @@ def subsets(cards: list[Card]) -> list[tuple[Card, ...]]:
 
 # ---------------------------------------------------------------- the view
 @dataclasses.dataclass(frozen=True)
-class GongZhuView:
+class GongZhuView(LazyBotSeed):
     """What one seat may know. During the showing phase the other seats' choices stay hidden until
     everyone has chosen (the choices are simultaneous)."""
 
@@ -130,7 +130,7 @@ class GongZhuView:
     totals: tuple[int, ...]
     suits_led: frozenset[str]
     legal: tuple
-    bot_seed: int
+    decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
 
     @property
     def played(self) -> frozenset[Card]:
@@ -290,7 +290,7 @@ class GongZhuMatch(Match):
             taken=tuple(tuple(pile) for pile in self.taken), totals=tuple(self.totals),
             suits_led=frozenset(self.suits_led),
             legal=tuple(self.legal_moves()) if self.to_move() == seat else (),
-            bot_seed=bot_seed(self.seed, len(self.moves), seat))
+            decision=(self._bot_key(), len(self.moves), seat))
 
     # -- utilities
     def clone(self) -> GongZhuMatch:

@@ -13,7 +13,7 @@ from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.rng import Rng, mix
 from cardtable.tricks import partner, team_of
-from cardtable.views import bot_seed
+from cardtable.views import LazyBotSeed, bot_key
 
 RISE = {1: 3, 2: 2, 3: 1}          # the partner's place (0-based index in the finish) → levels up
 
@@ -110,7 +110,7 @@ class TopPlay:
 
 
 @dataclasses.dataclass(frozen=True)
-class GuandanView:
+class GuandanView(LazyBotSeed):
     seat: int
     options: GuandanOptions
     hand_number: int
@@ -131,7 +131,7 @@ class GuandanView:
     played: tuple[Card, ...]                        # every card played this hand
     plays: tuple[tuple[int, tuple[Card, ...]], ...]  # who played what this hand, in order
     legal: tuple
-    bot_seed: int
+    decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
 
     @property
     def wild(self) -> Card:
@@ -415,7 +415,7 @@ class GuandanMatch(Match):
             actions=tuple(self.actions), tribute=self.tribute, tribute_moves=tuple(self.tribute_moves),
             anti_holders=self.anti_holders, played=tuple(self.played), plays=tuple(self.plays),
             legal=tuple(self.legal_moves(seat)) if self.to_move() == seat else (),
-            bot_seed=bot_seed(self.seed, len(self.moves), seat))
+            decision=(self._bot_key(), len(self.moves), seat))
 
     def clone(self) -> GuandanMatch:
         twin = GuandanMatch.__new__(GuandanMatch)
