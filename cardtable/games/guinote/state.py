@@ -19,7 +19,7 @@ from cardtable.engine import (
 from cardtable.games.guinote import rules
 from cardtable.rng import Rng, mix
 from cardtable.tricks import team_of
-from cardtable.views import bot_seed
+from cardtable.views import LazyBotSeed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,7 +100,7 @@ class SungCante:
 
 
 @dataclasses.dataclass(frozen=True)
-class GuinoteView:
+class GuinoteView(LazyBotSeed):
     seat: int
     options: GuinoteOptions
     hand_number: int
@@ -126,7 +126,7 @@ class GuinoteView:
     cotos: tuple[int, int]
     over: bool
     legal: tuple
-    bot_seed: int
+    decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
 
     @property
     def trick_number(self) -> int:
@@ -407,7 +407,7 @@ class GuinoteMatch(Match):
             cantes=tuple(cantes), window_pair=self.window_pair, vueltas=self.vueltas,
             carry=(self.carry[0], self.carry[1]), score=(self.score[0], self.score[1]),
             cotos=(self.cotos[0], self.cotos[1]), over=self.finished,
-            legal=tuple(self.legal_moves(seat)), bot_seed=bot_seed(self.seed, len(self.moves), seat))
+            legal=tuple(self.legal_moves(seat)), decision=(self._bot_key(), len(self.moves), seat))
 
     def clone(self) -> GuinoteMatch:
         twin = GuinoteMatch.__new__(GuinoteMatch)
