@@ -83,10 +83,27 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates, in place, from the end."""
+        """Fisher–Yates, in place, from the end: ``j = below(i + 1)`` for each ``i``, with the generator
+        step written inline (the same numbers as ``next64``/``below``, pinned by the tests)."""
+        s0, s1, s2, s3 = self._s
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = 18446744073709551616 - 18446744073709551616 % n
+            while True:
+                x = s1 * 5 & MASK64
+                x = (((x << 7) | (x >> 57)) & MASK64) * 9 & MASK64
+                t = s1 << 17 & MASK64
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = ((s3 << 45) | (s3 >> 19)) & MASK64
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self._s = [s0, s1, s2, s3]
 
     def clone(self) -> Rng:
         twin = Rng.__new__(Rng)

@@ -18,7 +18,7 @@ from cardtable.engine import (
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import PIG, TWO_OF_CLUBS, PlayContext
 from cardtable.rng import Rng, mix
-from cardtable.views import LazyBotSeed, bot_key
+from cardtable.views import LazyBotSeed
 
 NUM_TRICKS = 13
 

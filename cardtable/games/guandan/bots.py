@@ -15,11 +15,6 @@ def _plays(view: GuandanView) -> list[Play]:
     return [m for m in view.legal if isinstance(m, Play)]
 
 
-def _combo(play: Play, view: GuandanView) -> Combo:
-    return next(c for c in rules.classify(play.cards, view.level, view.options.straight_flush_as_straight)
-                if c.type == play.type and c.key == play.key)
-
-
 def _tribute_or_return(view: GuandanView):
     moves = list(view.legal)
     if moves and isinstance(moves[0], Tribute):
@@ -48,14 +43,14 @@ class EasyBot:
         plays = _plays(view)
         if view.top is None:
             plain = [p for p in plays if p.type not in rules.BOMB_TYPES] or plays
-            return min(plain, key=lambda p: (rules.strength(_combo(p, view), view.level), -p.size))
+            return min(plain, key=lambda p: (rules.strength(p, view.level), -p.size))
         if team_of(view.top.seat) == team_of(view.seat):
             return Pass()
         plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
         if plain:
-            return min(plain, key=lambda p: rules.strength(_combo(p, view), view.level))
+            return min(plain, key=lambda p: rules.strength(p, view.level))
         if plays and view.counts[view.top.seat] <= 3:
-            return min(plays, key=lambda p: (rules.rung(_combo(p, view)), p.size))
+            return min(plays, key=lambda p: (rules.rung(p), p.size))
         return Pass()
 
 
@@ -205,7 +200,7 @@ class NormalBot:
         return min(plays, key=lambda p: len(p.cards))
 
     def _answer(self, view: GuandanView, plays: list[Play], groups):
-        top = view.top.combo
+        top = view.top.form
         # 1. a group of the plan that beats the table
         fitting = [(c, cards) for c, cards in groups if not c.is_bomb and rules.beats(c, top, view.level)]
         if fitting:
@@ -216,16 +211,15 @@ class NormalBot:
         # 2. a cheap play that breaks the plan a little
         plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
         if plain:
-            best = min(plain, key=lambda p: rules.strength(_combo(p, view), view.level))
-            combo = _combo(best, view)
-            cheap = rules.strength(combo, view.level) <= 13 and not any(
+            best = min(plain, key=lambda p: rules.strength(p, view.level))
+            cheap = rules.strength(best, view.level) <= 13 and not any(
                 rules.is_wild(c, view.level) for c in best.cards)
             if cheap or self._urgent(view):
                 return best
         # 3. a bomb when it matters: an opponent close to going out, or we can go out soon
         bombs = [p for p in plays if p.type in rules.BOMB_TYPES]
         if bombs and (self._urgent(view) or len(groups) <= 2):
-            return min(bombs, key=lambda p: (rules.rung(_combo(p, view)), rules.strength(_combo(p, view), view.level)))
+            return min(bombs, key=lambda p: (rules.rung(p), rules.strength(p, view.level)))
         return Pass()
 
     @staticmethod

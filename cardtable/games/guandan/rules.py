@@ -8,8 +8,9 @@ Source: docs/rules/guandan.md (from the Spanish source document).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from cardtable.cards import (
     BIG_JOKER,
@@ -78,6 +79,17 @@ def hand_sort_key(card: Card, level: int) -> tuple[int, int]:
     return (card_value(card, level), "SHDC".index(card.suit) if not card.is_joker else 0)
 
 
+_SORT_KEYS: dict[int, dict[Card, tuple[int, int]]] = {}
+
+
+def sort_keys(level: int) -> dict[Card, tuple[int, int]]:
+    """``hand_sort_key`` of every card at ``level``, as a table (sorting a hand by ``keys.__getitem__``)."""
+    keys = _SORT_KEYS.get(level)
+    if keys is None:
+        keys = _SORT_KEYS[level] = {card: hand_sort_key(card, level) for card in _DECK_COUNTS}
+    return keys
+
+
 # ---------------------------------------------------------------- combinations
 @dataclass(frozen=True)
 class Combo:
@@ -103,7 +115,7 @@ class Combo:
         return {"type": self.type, "key": self.key_name()}
 
 
-def rung(combo: Combo) -> int:
+def rung(combo: Combo | Form) -> int:
     """The bomb ladder: 4-bomb < 5-bomb < straight flush < 6- … 10-bomb < joker bomb."""
     if combo.type == "joker_bomb":
         return 8
@@ -112,7 +124,7 @@ def rung(combo: Combo) -> int:
     return 0 if combo.size == 4 else 1 if combo.size == 5 else combo.size - 3
 
 
-def strength(combo: Combo, level: int) -> int:
+def strength(combo: Combo | Form, level: int) -> int:
     """The key's order within its type (level order, or natural order for sequences)."""
     if combo.key is None:
         return 0
@@ -121,8 +133,9 @@ def strength(combo: Combo, level: int) -> int:
     return value(combo.key, level)
 
 
-def beats(play: Combo, top: Combo | None, level: int) -> bool:
-    """Does ``play`` beat ``top`` (None: leading, anything goes)?"""
+def beats(play: Combo | Form, top: Combo | Form | None, level: int) -> bool:
+    """Does ``play`` beat ``top`` (None: leading, anything goes)? Either may be a Combo or anything with
+    its ``type``, ``key``, ``size`` and ``is_bomb`` (a Form, a Play)."""
     if top is None:
         return True
     if play.is_bomb:
@@ -279,148 +292,294 @@ class Option:
     cards: tuple[Card, ...]
 
 
-def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_straight: bool = True) -> list[Option]:
-    """Every form (type, key, size) ``hand`` can play (beating ``top`` when given), each once, with a
-    realisation that spends as few wilds as possible (and then the cheapest cards)."""
-    wilds = [c for c in hand if is_wild(c, level)]
-    w = len(wilds)
-    plain = [c for c in hand if not c.is_joker and not is_wild(c, level)]
-    by_rank: dict[int, list[Card]] = {}
-    for card in sorted(plain, key=lambda c: "SDCH".index(c.suit)):
-        by_rank.setdefault(card.rank, []).append(card)
-    jokers = Counter(c.rank for c in hand if c.is_joker)
-    out: dict[tuple, Option] = {}
-    # Answering a play, only its type and the bombs can beat it: skip the rest.
-    wanted = set(TYPES) if top is None else set(BOMB_TYPES) | ({top.type} if not top.is_bomb else set())
+class Form(NamedTuple):
+    """A play's classification without its cards: what comparison (``beats``, ``rung``, ``strength``)
+    needs."""
 
-    def offer(kind: str, key: int | None, cards: list[Card], wilds_as: Iterable[Card] = ()) -> None:
-        combo = Combo(kind, key, len(cards), tuple(wilds_as))
-        if not beats(combo, top, level):
-            return
-        current = out.get(combo.form)
-        score = (len(combo.wilds_as), sum(card_value(c, level) for c in cards))
-        if current is None or score < (len(current.combo.wilds_as),
-                                        sum(card_value(c, level) for c in current.cards)):
-            out[combo.form] = Option(combo, tuple(cards))
+    type: str
+    key: int | None
+    size: int
 
-    def take(rank: int, count: int) -> tuple[list[Card], int] | None:
-        """``count`` cards of ``rank`` using naturals first, then wilds; (cards, wilds used)."""
-        naturals = by_rank.get(rank, [])[:count]
-        missing = count - len(naturals)
-        if missing > w:
-            return None
-        return naturals + wilds[:missing], missing
-
-    # singles, pairs, triples, bombs (wilds count as level cards too)
-    small = [(size, kind) for size, kind in ((1, "single"), (2, "pair"), (3, "triple")) if kind in wanted]
-    for rank in set(by_rank) | ({level} if w else set()):
-        available = len(by_rank.get(rank, [])) + w
-        for size, kind in small:
-            got = take(rank, size)
-            if got is not None:
-                cards, used = got
-                if kind == "single" and used:
-                    if rank != level:
-                        continue
-                    used = 0
-                offer(kind, rank, cards, [Card(rank, "S")] * used if rank != level else ())
-        for size in range(4, min(10, available) + 1):
-            got = take(rank, size)
-            if got is not None:
-                cards, used = got
-                offer("bomb", rank, cards, [Card(rank, "S")] * used if rank != level else ())
-    for joker_rank, count in jokers.items():
-        joker = SMALL_JOKER if joker_rank == SMALL_JOKER_RANK else BIG_JOKER
-        offer("single", joker_rank, [joker])
-        if count == 2:
-            offer("pair", joker_rank, [joker, joker])
-    if jokers[SMALL_JOKER_RANK] == 2 and jokers[BIG_JOKER_RANK] == 2:
-        offer("joker_bomb", None, [SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER])
-
-    if "full_house" in wanted:
-        _full_house_options(by_rank, wilds, jokers, offer, take)
-    for length, width, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
-        if kind in wanted:
-            _sequence_options(by_rank, wilds, level, length, width, kind, sf_as_straight, offer)
-    if "straight_flush" in wanted:
-        _straight_flush_options(by_rank, wilds, offer)
-    return sorted(out.values(), key=lambda o: (o.combo.is_bomb, TYPES.index(o.combo.type), strength(o.combo, level)))
+    @property
+    def is_bomb(self) -> bool:
+        return self.type in BOMB_TYPES
 
 
-def _full_house_options(by_rank, wilds, jokers, offer, take) -> None:
-    """Full houses: for each triple, every pair (a joker pair allowed); the offer keeps the cheapest."""
-    w = len(wilds)
-    pair_sources: list[tuple[int, list[Card], int]] = []
-    for rank in RANKS:
-        got = take(rank, 2)
-        if got is not None:
-            pair_sources.append((rank, *got))
-    for joker_rank, count in jokers.items():
-        if count == 2:
-            joker = SMALL_JOKER if joker_rank == SMALL_JOKER_RANK else BIG_JOKER
-            pair_sources.append((joker_rank, [joker, joker], 0))
-    for triple in RANKS:
-        got = take(triple, 3)
-        if got is None:
-            continue
-        t_cards, t_used = got
-        for p_rank, _, _ in pair_sources:
-            if p_rank == triple:
-                continue
-            if p_rank in (SMALL_JOKER_RANK, BIG_JOKER_RANK):
-                joker = SMALL_JOKER if p_rank == SMALL_JOKER_RANK else BIG_JOKER
-                p_cards, p_used = [joker, joker], 0
+_SUIT_RANK = {suit: i for i, suit in enumerate("SDCH")}     # realisations prefer ♠ ♦ ♣ ♥
+_SUIT_RANK_OF = {card: _SUIT_RANK[card.suit] for card in _DECK_COUNTS if not card.is_joker}
+_SF_SPANS = tuple((start, 31 << start) for start in range(1, 11))
+_WINDOWS = {length: [(start, tuple(_pos_rank(p) for p in range(start, start + length)))
+                     for start in range(1, 16 - length)] for length in (2, 3, 5)}
+
+
+class _Hand:
+    """A hand as counts (the generator's input) and, built only when a realisation is asked for, its
+    cards by rank."""
+
+    __slots__ = ("_by_rank", "counts", "hand", "level", "masks", "w", "wilds")
+
+    def __init__(self, hand: Sequence[Card], level: int) -> None:
+        counts = [0] * 17
+        masks = {"S": 0, "H": 0, "D": 0, "C": 0}
+        wilds: list[Card] = []
+        for card in hand:
+            rank, suit = card
+            if suit == "*":
+                counts[rank] += 1
+            elif rank == level and suit == "H":
+                wilds.append(card)
             else:
-                naturals = by_rank.get(p_rank, [])[:2]
-                p_used = 2 - len(naturals)
-                if t_used + p_used > w:
-                    continue
-                p_cards = naturals + wilds[t_used:t_used + p_used]
-            wilds_as = [Card(triple, "S")] * t_used + [Card(p_rank, "S")] * p_used
-            offer("full_house", triple, t_cards + p_cards, wilds_as)
+                counts[rank] += 1
+                masks[suit] |= 1 << rank
+        for suit, mask in masks.items():
+            masks[suit] = mask | (mask >> 13 & 2)          # the Ace also sits at position 1
+        self.hand, self.level, self.counts, self.wilds, self.w = hand, level, counts, wilds, len(wilds)
+        self.masks = masks
+        self._by_rank: dict[int, list[Card]] | None = None
 
+    @property
+    def by_rank(self) -> dict[int, list[Card]]:
+        """Natural cards (no jokers, no wilds) by rank, ♠ ♦ ♣ ♥ first."""
+        if self._by_rank is None:
+            level = self.level
+            by_rank: dict[int, list[Card]] = {}
+            for card in sorted((c for c in self.hand if c.suit != "*" and not (c.rank == level and c.suit == "H")),
+                               key=_SUIT_RANK_OF.__getitem__):
+                by_rank.setdefault(card.rank, []).append(card)
+            self._by_rank = by_rank
+        return self._by_rank
 
-def _sequence_options(by_rank, wilds, level, length, width, kind, sf_as_straight, offer) -> None:
-    w = len(wilds)
-    for start in range(1, 16 - length):
-        window = [_pos_rank(p) for p in range(start, start + length)]
+    # -- realisations (cards for one chosen form)
+    def same_rank(self, rank: int, size: int) -> list[Card]:
+        naturals = self.by_rank.get(rank, [])[:size]
+        return naturals + self.wilds[:size - len(naturals)]
+
+    def jokers(self, rank: int | None, count: int) -> list[Card]:
+        """``count`` jokers of ``rank``, or (rank None) the joker bomb."""
+        if rank is None:
+            return [SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER]
+        return [SMALL_JOKER if rank == SMALL_JOKER_RANK else BIG_JOKER] * count
+
+    @staticmethod
+    def given(cards: list[Card], _: None = None) -> list[Card]:
+        return list(cards)
+
+    def full_house(self, triple: int, pair: int) -> list[Card]:
+        t_cards = self.same_rank(triple, 3)
+        t_used = 3 - min(3, self.counts[triple])
+        if pair in (SMALL_JOKER_RANK, BIG_JOKER_RANK):
+            return t_cards + self.jokers(pair, 2)
+        naturals = self.by_rank.get(pair, [])[:2]
+        return t_cards + naturals + self.wilds[t_used:t_used + 2 - len(naturals)]
+
+    def sequence(self, window: tuple[int, ...], width: int) -> list[Card]:
         cards: list[Card] = []
         used = 0
-        wilds_as: list[Card] = []
+        by_rank = self.by_rank
         for rank in window:
             naturals = _spread(by_rank.get(rank, []), width, cards)
-            missing = width - len(naturals)
+            used += width - len(naturals)
             cards.extend(naturals)
-            used += missing
-            wilds_as.extend([Card(rank, "S")] * missing)
+        return cards + self.wilds[:used]
+
+    def straight_flush(self, window: tuple[int, ...], suit: str) -> list[Card]:
+        mask = self.masks[suit]
+        cards = [Card(r, suit) for r in window if mask >> r & 1]
+        return cards + self.wilds[:5 - len(cards)]
+
+
+def _value_order(level: int) -> tuple[int, ...]:
+    """Ranks 2..A from low to high at ``level`` (the level rank last)."""
+    return tuple(r for r in RANKS if r != level) + (level,)
+
+
+_VALUE_ORDER = {level: _value_order(level) for level in RANKS}
+
+
+PlayForm = tuple[str, int | None, int, Callable[[Any, Any], list[Card]], Any, Any]
+_BEATS_MEMO: dict[tuple, dict[tuple, bool]] = {}
+
+
+def _beats_memo(top: Combo | Form, level: int) -> dict[tuple, bool]:
+    """Remembered answers of :func:`beats` against one top form at one level (pure, so safe to keep)."""
+    key = (top.type, top.key, top.size, top.is_bomb, level)
+    memo = _BEATS_MEMO.get(key)
+    if memo is None:
+        if len(_BEATS_MEMO) > 4096:
+            _BEATS_MEMO.clear()
+        memo = _BEATS_MEMO[key] = {}
+    return memo
+
+
+def play_forms(hand: Sequence[Card], level: int, top: Combo | Form | None = None,
+               sf_as_straight: bool = True) -> list[PlayForm]:
+    """Every form ``(type, key, size)`` ``hand`` can play (beating ``top`` when given), each once, as
+    ``(type, key, size, build, a, b)`` where ``build(a, b)`` returns its realisation: the one spending the
+    fewest wilds (then the cheapest cards). Forms come from rank counts alone; cards are built only for
+    the play chosen. The order: non-bombs before bombs, by type (``TYPES``), then by strength (then
+    size)."""
+    h = _Hand(hand, level)
+    counts, w = h.counts, h.w
+    order = _VALUE_ORDER[level]
+    out: list[PlayForm] = []
+    # Answering a play, only its type and the bombs can beat it: skip the rest.
+    if top is None:
+        wanted: Collection[str] = TYPES
+        emit = out.append
+    else:
+        wanted = BOMB_TYPES if top.is_bomb else (top.type, *BOMB_TYPES)
+
+        verdicts = _beats_memo(top, level)
+
+        def emit(form: tuple) -> None:
+            key = form[:3]
+            verdict = verdicts.get(key)
+            if verdict is None:
+                verdict = verdicts[key] = beats(Form(*key), top, level)
+            if verdict:
+                out.append(form)
+
+    same_rank = h.same_rank
+    # singles, pairs and triples (wilds count as level cards too; a wild alone is a level single)
+    for size, kind in ((1, "single"), (2, "pair"), (3, "triple")):
+        if kind not in wanted:
+            continue
+        for rank in order:
+            n = counts[rank]
+            if n + w >= size and (n or (w and rank == level)):
+                emit((kind, rank, size, same_rank, rank, size))
+        if size < 3:
+            for joker_rank in (SMALL_JOKER_RANK, BIG_JOKER_RANK):
+                if counts[joker_rank] >= size:
+                    emit((kind, joker_rank, size, h.jokers, joker_rank, size))
+    if "full_house" in wanted:
+        _full_house_forms(h, order, emit)
+    for length, width, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
+        if kind in wanted:
+            _sequence_forms(h, length, width, kind, sf_as_straight, emit)
+    if "bomb" in wanted:
+        for rank in order:
+            n = counts[rank]
+            if n and n + w >= 4:
+                for size in range(4, min(10, n + w) + 1):
+                    emit(("bomb", rank, size, same_rank, rank, size))
+    if "straight_flush" in wanted:
+        _straight_flush_forms(h, emit)
+    if counts[SMALL_JOKER_RANK] == 2 and counts[BIG_JOKER_RANK] == 2 and "joker_bomb" in wanted:
+        emit(("joker_bomb", None, 4, h.jokers, None, 4))
+    return out
+
+
+def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_straight: bool = True) -> list[Option]:
+    """Every form (type, key, size) ``hand`` can play (beating ``top`` when given), each once, with a
+    realisation that spends as few wilds as possible (and then the cheapest cards), read by
+    :func:`classify` (so the combo says what the wilds stand for)."""
+    options = []
+    for kind, key, size, build, a, b in play_forms(hand, level, top, sf_as_straight):
+        cards = tuple(build(a, b))
+        options.append(Option(reading(cards, Form(kind, key, size), level, sf_as_straight), cards))
+    return options
+
+
+def reading(cards: Sequence[Card], form: Combo | Form, level: int, sf_as_straight: bool = True) -> Combo:
+    """The reading of ``cards`` as ``form`` (its type and key), by the classifier."""
+    return next(c for c in classify(cards, level, sf_as_straight) if c.type == form.type and c.key == form.key)
+
+
+def _full_house_forms(h: _Hand, order: tuple[int, ...], offer) -> None:
+    """Full houses: for each triple, the pair that spends the fewest wilds, then the cheapest (a joker
+    pair allowed)."""
+    counts, w, level = h.counts, h.w, h.level
+    sources = []      # (wilds used by the pair, value of its two cards, order, rank)
+    for index, rank in enumerate(RANKS):
+        n = min(2, counts[rank])
+        if n + w >= 2:
+            sources.append((2 - n, n * value(rank, level) + (2 - n) * 15, index, rank))
+    for rank in (SMALL_JOKER_RANK, BIG_JOKER_RANK):
+        if counts[rank] == 2:
+            sources.append((0, 2 * value(rank, level), 20 + rank, rank))
+    sources.sort()
+    for triple in order:
+        n = counts[triple]
+        if n + w < 3:
+            continue
+        spare = w - (3 - min(3, n))
+        for used, _, _, pair in sources:
+            if used > spare:
+                break
+            if pair != triple:
+                offer(("full_house", triple, 5, h.full_house, triple, pair))
+                break
+
+
+def _sequence_forms(h: _Hand, length: int, width: int, kind: str, sf_as_straight: bool, offer) -> None:
+    w = h.w
+    # depth[k]: positions (1 = the Ace low .. 14) holding more than k natural cards of their rank
+    depth = [0, 0, 0]
+    for rank in RANKS:
+        n = h.counts[rank]
+        for k in range(min(n, width)):
+            depth[k] |= 1 << rank
+    for k in range(width):
+        depth[k] |= depth[k] >> 13 & 2
+    full = length * width
+    for start, window in _WINDOWS[length]:
+        span = ((1 << length) - 1) << start
+        used = full
+        for k in range(width):
+            used -= (depth[k] & span).bit_count()
         if used > w:
             continue
-        cards.extend(wilds[:used])
-        top_rank = _pos_rank(start + length - 1)
-        if kind == "straight":
-            natural_suits = {c.suit for c in cards if not is_wild(c, level)}
-            if not sf_as_straight and len(natural_suits) == 1:
-                alternative = _mixed_straight(by_rank, window, wilds, level)
-                if alternative is None:
-                    continue
-                cards, wilds_as = alternative
-                if len(wilds_as) > w:
-                    continue
-        offer(kind, top_rank, cards, wilds_as)
-
-
-def _straight_flush_options(by_rank, wilds, offer) -> None:
-    w = len(wilds)
-    for suit in FRENCH_SUITS:
-        suited = {rank: [c for c in cards_ if c.suit == suit] for rank, cards_ in by_rank.items()}
-        for start in range(1, 11):
-            window = [_pos_rank(p) for p in range(start, start + 5)]
-            cards = [suited[r][0] for r in window if suited.get(r)]
-            missing = [r for r in window if not suited.get(r)]
-            if len(missing) > w:
+        top_rank = window[-1]
+        if kind == "straight" and not sf_as_straight:
+            build = _plain_straight(h, window)
+            if build is None:
                 continue
-            offer("straight_flush", _pos_rank(start + 4), cards + wilds[:len(missing)],
-                  [Card(r, suit) for r in missing])
+        else:
+            build = (h.sequence, window, width)
+        offer((kind, top_rank, length * width, *build))
+
+
+def _plain_straight(h: _Hand, window: tuple[int, ...]):
+    """With straight flushes not playable as straights: a realisation whose natural cards are not all one
+    suit, if the hand has one."""
+    cards = h.sequence(window, 1)
+    if len({c.suit for c in cards if not is_wild(c, h.level)}) != 1:
+        return (h.given, cards, None)
+    alternative = _mixed_straight(h.by_rank, list(window), h.wilds, h.level)
+    if alternative is None or len(alternative[1]) > h.w:
+        return None
+    return (h.given, alternative[0], None)
+
+
+def _straight_flush_forms(h: _Hand, offer) -> None:
+    """Straight flushes: for each window, the suit that needs the fewest wilds, then the cheapest cards
+    (the first suit of ♠ ♥ ♦ ♣ on a tie)."""
+    w, level, masks = h.w, h.level, h.masks
+    need = 5 - w
+    found: dict[int, list[tuple[int, str, int]]] = {}        # start → [(missing, suit, bits)]
+    for suit in FRENCH_SUITS:
+        mask = masks[suit]
+        if mask.bit_count() < need:
+            continue
+        for start, span in _SF_SPANS:
+            bits = mask & span
+            present = bits.bit_count()
+            if present >= need:
+                found.setdefault(start, []).append((5 - present, suit, bits))
+    for start, window in _WINDOWS[5]:
+        candidates = found.get(start)
+        if candidates is None:
+            continue
+        suit = candidates[0][1]
+        if len(candidates) > 1:
+            best = None
+            for missing, suit_, bits in candidates:
+                score = (missing, sum(value(r, level) for p, r in enumerate(window, start) if bits >> p & 1)
+                         + 15 * missing)
+                if best is None or score < best:
+                    best, suit = score, suit_
+        offer(("straight_flush", window[-1], 5, h.straight_flush, window, suit))
 
 
 def _spread(cards: list[Card], width: int, chosen: list[Card]) -> list[Card]:

@@ -13,7 +13,7 @@ from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.rng import Rng, mix
 from cardtable.tricks import partner, team_of
-from cardtable.views import LazyBotSeed, bot_key
+from cardtable.views import LazyBotSeed
 
 RISE = {1: 3, 2: 2, 3: 1}          # the partner's place (0-based index in the finish) → levels up
 
@@ -30,29 +30,90 @@ class GuandanOptions(Options):
 
 # ---------------------------------------------------------------- moves
 def _canonical(cards) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=lambda c: (c.rank, c.suit)))
+    return tuple(sorted(cards))          # cards are (rank, suit) tuples: by rank, then suit
 
 
-@dataclasses.dataclass(frozen=True)
 class Play:
-    cards: tuple[Card, ...]
-    type: str
-    key: int | None
+    """Cards played as one combination, read as ``type`` with ``key``. Immutable; equal plays compare
+    and hash equal. A play offered by ``legal_moves`` carries its form and builds its cards only when
+    asked (most offered plays are never chosen)."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", _canonical(self.cards))
+    __slots__ = ("_build", "_cards", "key", "size", "type")
+
+    def __init__(self, cards, type: str, key: int | None) -> None:
+        _set_cards(self, _canonical(cards))
+        _set_type(self, type)
+        _set_key(self, key)
+        _set_size(self, len(self._cards))
+        _set_build(self, None)
+
+    @staticmethod
+    def offered(form: rules.PlayForm) -> Play:
+        """A play of a generator's form ``(type, key, size, build, a, b)``; its cards are ``build(a, b)``,
+        built when first needed."""
+        return _OfferedPlay(form)
+
+    @classmethod
+    def of(cls, cards, combo: Combo) -> Play:
+        return cls(tuple(cards), combo.type, combo.key)
 
     @property
-    def size(self) -> int:
-        return len(self.cards)
+    def cards(self) -> tuple[Card, ...]:
+        cards = self._cards
+        if cards is None:
+            form = self._build
+            cards = _canonical(form[3](form[4], form[5]))
+            _set_cards(self, cards)
+            _set_build(self, None)
+        return cards
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.type in rules.BOMB_TYPES
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.type == other.type and self.key == other.key and self.cards == other.cards
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.type, self.key))
+
+    def __repr__(self) -> str:
+        return f"Play(cards={self.cards!r}, type={self.type!r}, key={self.key!r})"
+
+    def __reduce__(self):
+        return (Play, (self.cards, self.type, self.key))
 
     def to_json(self) -> dict[str, Any]:
         return {"play": [c.code for c in self.cards],
                 "as": {"type": self.type, "key": None if self.key is None else rules.rank_name(self.key)}}
 
-    @classmethod
-    def of(cls, cards, combo: Combo) -> Play:
-        return cls(tuple(cards), combo.type, combo.key)
+
+_set_cards, _set_type, _set_key, _set_size, _set_build = (
+    getattr(Play, name).__set__ for name in ("_cards", "type", "key", "size", "_build"))
+
+
+class _OfferedPlay:
+    """Builds a Play from a generator form. ``legal_moves`` offers ~100 plays per decision and the frozen
+    ``Play.__setattr__`` refuses every assignment, so the slots are filled here (same layout) and the
+    object then becomes a Play."""
+
+    __slots__ = ("_build", "_cards", "key", "size", "type")
+
+    def __init__(self, form: rules.PlayForm) -> None:
+        self._cards = None
+        self.type = form[0]
+        self.key = form[1]
+        self.size = form[2]
+        self._build = form
+        self.__class__ = Play      # type: ignore[assignment]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,11 +163,36 @@ def decode_move(data: Any) -> Move:
 
 
 # ---------------------------------------------------------------- the view
-@dataclasses.dataclass(frozen=True)
 class TopPlay:
-    seat: int
-    cards: tuple[Card, ...]
-    combo: Combo
+    """The play to beat: its seat, cards and form (type, key, size: all that comparing needs). ``combo``,
+    the classifier's reading with what the wilds stand for, is made when first asked for (the UI)."""
+
+    __slots__ = ("_combo", "_level", "_sf", "cards", "form", "seat")
+
+    def __init__(self, seat: int, cards: tuple[Card, ...], combo: Combo | None = None, *,
+                 form: Play | Combo | None = None, level: int = 0, sf_as_straight: bool = True) -> None:
+        if combo is None and form is None:
+            raise ValueError("a TopPlay needs its combo or its form")
+        self.seat, self.cards, self._combo = seat, cards, combo
+        self.form = form if form is not None else combo
+        self._level, self._sf = level, sf_as_straight
+
+    @property
+    def combo(self) -> Combo:
+        if self._combo is None:
+            self._combo = rules.reading(self.cards, self.form, self._level, self._sf)
+        return self._combo
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TopPlay):
+            return NotImplemented
+        return (self.seat, self.cards, self.combo) == (other.seat, other.cards, other.combo)
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.cards, self.combo))
+
+    def __repr__(self) -> str:
+        return f"TopPlay(seat={self.seat}, cards={self.cards!r}, form={self.form!r})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,6 +244,7 @@ class GuandanMatch(Match):
         self.declarer = 0
         self.finished = False
         self.results: list[dict[str, Any]] = []
+        self._checked: tuple[Play, Combo] | None = None
         self._deal(previous=None)
 
     # -- dealing and the tribute plan
@@ -191,7 +278,7 @@ class GuandanMatch(Match):
 
     def _sort(self) -> None:
         for h in self.hands:
-            h.sort(key=lambda c: rules.hand_sort_key(c, self.level))
+            h.sort(key=rules.sort_keys(self.level).__getitem__)
 
     def tribute_card_value(self, seat: int) -> int:
         cards = [c for c in self.hands[seat] if not rules.is_wild(c, self.level)]
@@ -266,8 +353,9 @@ class GuandanMatch(Match):
             if kind == "tribute":
                 return self._offer(seat, [Tribute(c) for c in self.tribute_choices(seat)])
             return self._offer(seat, [Return(c) for c in self.return_choices(seat)])
-        top = self.top.combo if self.top else None
-        moves: list[Move] = [Play.of(o.cards, o.combo) for o in self.options_for(seat, top)]
+        top = self.top.form if self.top else None
+        moves: list[Move] = [_OfferedPlay(form) for form in rules.play_forms(
+            self.hands[seat], self.level, top, self.options.straight_flush_as_straight)]
         if self.top is not None:
             moves.append(Pass())
         return self._offer(seat, moves)
@@ -312,8 +400,9 @@ class GuandanMatch(Match):
             if not readings:
                 raise IllegalMove("those cards are not a valid play", "gd_not_a_play")
             raise IllegalMove("those cards cannot be read that way", "gd_wrong_reading")
-        if self.top is not None and not rules.beats(combo, self.top.combo, self.level):
+        if self.top is not None and not rules.beats(combo, self.top.form, self.level):
             raise IllegalMove("that does not beat the play on the table", "gd_does_not_beat")
+        self._checked = (move, combo)       # apply reads it instead of classifying again
 
     # -- applying
     def _apply(self, move: Move, seat: int) -> None:
@@ -337,14 +426,18 @@ class GuandanMatch(Match):
             self.actions[seat] = move
             self._advance(seat)
         else:
-            combo = next(c for c in rules.classify(move.cards, self.level, self.options.straight_flush_as_straight)
-                         if c.type == move.type and c.key == move.key)
+            checked = self._checked
+            # A checked move brings the classifier's reading; a trusted one (from legal_moves()) carries
+            # its form, and the reading is made only if someone asks what its wilds stand for.
+            combo = checked[1] if checked is not None and checked[0] is move else None
+            self._checked = None
             hand = self.hands[seat]
             for card in move.cards:
                 hand.remove(card)
             self.played.extend(move.cards)
             self.plays.append((seat, move.cards))
-            self.top = TopPlay(seat, move.cards, combo)
+            self.top = TopPlay(seat, move.cards, combo, form=move, level=self.level,
+                               sf_as_straight=self.options.straight_flush_as_straight)
             self.passed = set()
             self.actions[seat] = move
             if not hand:
