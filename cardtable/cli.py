@@ -95,6 +95,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_parser(sub)
 
+    stats = sub.add_parser("stats", help="your statistics per game and CPU level",
+                           description="Your statistics: matches, wins, hands, points, streaks, time played.")
+    stats.add_argument("game", nargs="?", help=f"one of: {names} (default: all)")
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    export = sub.add_parser("export", help="write a saved match's hand history",
+                            description="Write the JSON Lines hand history (docs/history-format.md) of a "
+                                        "saved match, finished or not.")
+    export.add_argument("slot", help="slot name (see 'cardtable saves')")
+    export.add_argument("--history", type=Path, metavar="FILE", required=True,
+                        help="where to write it ('-' for the standard output)")
+
     rules = sub.add_parser("rules", help="print the rules of a game", description="Print a game's rules.")
     rules.add_argument("game", help=f"one of: {names}")
     return parser
@@ -175,6 +187,10 @@ def _run(args: argparse.Namespace) -> int:
         return _cmd_saves(args, sys.stdout)
     if command == "sim":
         return _cmd_sim(args)
+    if command == "stats":
+        return _cmd_stats(args, sys.stdout)
+    if command == "export":
+        return _cmd_export(args)
     if command == "bench" and args.what == "serve":
         from cardtable.serve.load import main as bench_serve
 
@@ -278,10 +294,69 @@ def _start_app(args: argparse.Namespace, settings, launch, store) -> int:
     from cardtable.ui.app import CardTableApp
 
     app = CardTableApp(store=store, settings=settings, launch=launch, language_override=args.lang)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.close_statistics()
     if app.exit_message:
         print(app.exit_message)
     return app.return_code or 0
+
+
+def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from rich.console import Console
+
+    from cardtable.stats import StatsDB, format_row, summary_columns
+
+    game = _spec(args.game).name if args.game else None
+    db = StatsDB()
+    rows = db.summary(game)
+    if db.notice:
+        print(f"cardtable: {db.notice}", file=sys.stderr)
+    if args.json:
+        out.write(json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=1) + "\n")
+        return 0
+    console = Console(file=out, highlight=False, markup=False, emoji=False)
+    if not rows:
+        console.print(i18n.t("stats_none"))
+        return 0
+    console.print(i18n.t("stats_title"), style="bold")
+    names = summary_columns()
+    for row in rows:
+        cells = format_row(row)
+        console.print(cells[0], style="bold")
+        console.print("  " + " · ".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:])))
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from cardtable.history import HistoryWriter
+    from cardtable.saves import SaveError
+
+    store = _store(args)
+    try:
+        data = store.read(args.slot)
+    except SaveError as exc:
+        raise CliError(str(exc)) from None
+    spec = games.get(data.game)
+    fresh = spec.new_match(spec.options_type.from_dict(data.options), data.seed)
+    try:
+        stream = sys.stdout if str(args.history) == "-" else args.history.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
+    try:
+        writer = HistoryWriter(stream, fresh, data.players)
+        for seat, move in data.moves:
+            writer.apply(fresh.decode_move(move), seat)
+        stream.flush()
+    except OSError as exc:
+        raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    return 0
 
 
 def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:

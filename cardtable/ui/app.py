@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import signal
 from pathlib import Path
@@ -82,6 +83,18 @@ class CardTableApp(App[None]):
         """A dropped SSH connection (SIGHUP) or SIGTERM: save the running game and leave cleanly."""
         self.autosave()
         self.exit()
+
+    @functools.cached_property
+    def statistics(self) -> Any:
+        """The statistics database, behind its own thread (created on first use)."""
+        from cardtable.stats import StatsService
+
+        return StatsService()
+
+    def close_statistics(self) -> None:
+        """Wait for the last statistics write (called once the app has stopped)."""
+        if "statistics" in self.__dict__:
+            self.statistics.close()
 
     # -- the terminal size
     def on_resize(self, event: Any) -> None:
@@ -201,10 +214,16 @@ class CardTableApp(App[None]):
                                 partial(self.push_screen, RulesScreen(name)), discover=False)
         yield SystemCommand(t("settings"), f"{t('language')} · {t('card_style')} · {t('cpu_speed')}",
                             lambda: self.push_screen(SettingsScreen()))
+        yield SystemCommand(t("stats_title"), t("stats_palette"), self.action_statistics)
         yield SystemCommand(t("help"), t("keys_title"), self.action_help)
         yield from super().get_system_commands(screen)
 
     # -- actions
+    def action_statistics(self) -> None:
+        from cardtable.ui.statistics import StatisticsScreen
+
+        self.push_screen(StatisticsScreen())
+
     async def action_quit(self) -> None:
         from cardtable.ui.gamescreen import GameScreen
 

@@ -13,6 +13,7 @@ from cardtable.engine import IllegalMove, Match
 from cardtable.games import GameSpec
 from cardtable.i18n import t
 from cardtable.saves import SaveError
+from cardtable.stats import HandClock
 
 HUMAN = 0
 
@@ -50,6 +51,9 @@ class GameScreen(Screen):
         self.status = ""
         self.dealing = False
         self._deal_timer: Any = None
+        self.practice = False           # a replayed deal: neither saved over the real match nor counted
+        self.undo_used = False          # a move was taken back in this match: its statistics count apart
+        self.hand_clock = HandClock()
         self.read_only = False          # opened while another cardtable has the slot: never saved
         self.save_error: str | None = None   # why the last save failed (None: the last save worked)
 
@@ -85,12 +89,27 @@ class GameScreen(Screen):
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         """Called after each applied move with the log records it produced: notes the end of a hand or
         of the match, then shows the results or moves the game on. Subclasses add their own first."""
+        if seat == HUMAN:
+            self.hand_clock.tick()
         for record in records:
             if record["type"] == "hand_end":
                 self.pending_results = record
             elif record["type"] == "match_end":
                 self.pending_match_end = record
+        self.record_statistics(records)
         self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
+
+    def record_statistics(self, records: list[dict]) -> None:
+        """A finished hand (and the match's end) goes to the statistics, in the background. Practice
+        deals, read-only tables and CPU-only tables do not count."""
+        hand = next((r for r in records if r["type"] == "hand_end"), None)
+        if hand is None or self.practice or self.read_only or self.players[HUMAN] != "human":
+            return
+        end = next((r for r in records if r["type"] == "match_end"), None)
+        self.app.statistics.submit(
+            "record_hand", slot=self.slot, game=self.spec.name, level=self.level, seed=self.match.seed,
+            options=self.match.options.to_dict(), number=hand["hand"], record=hand,
+            seconds=self.hand_clock.lap(), undo=self.undo_used, match_end=end)
 
     def advance(self) -> None:
         """What happens next when nobody waits on a dialog: by default the CPU moves."""
