@@ -414,52 +414,6 @@ class HandClock:
 
 
 # ---------------------------------------------------------------- presenting
-def _register_strings() -> None:
-    from cardtable.i18n import register
-
-    register(
-        en={
-            "stats_title": "Statistics",
-            "stats_palette": "Matches, wins, points and streaks per game and CPU level",
-            "stats_none": "No statistics yet: finish a hand and it counts.",
-            "stats_game": "Game · CPU",
-            "stats_matches": "Matches",
-            "stats_won": "Won",
-            "stats_hands": "Hands",
-            "stats_hands_won": "Hands won",
-            "stats_mean": "Points/hand",
-            "stats_best": "Best",
-            "stats_worst": "Worst",
-            "stats_streak": "Streak (best)",
-            "stats_time": "Time",
-            "stats_with_undo": "with undo",
-            "stats_chart": "{game}: your points per hand (last {n})",
-            "stats_chart_none": "{game}: no hand played yet",
-            "stats_damaged": "Statistics: {notice}",
-        },
-        es={
-            "stats_title": "Estadísticas",
-            "stats_palette": "Partidas, victorias, puntos y rachas por juego y nivel de la CPU",
-            "stats_none": "Aún no hay estadísticas: termina una mano y contará.",
-            "stats_game": "Juego · CPU",
-            "stats_matches": "Partidas",
-            "stats_won": "Ganadas",
-            "stats_hands": "Manos",
-            "stats_hands_won": "Manos ganadas",
-            "stats_mean": "Puntos/mano",
-            "stats_best": "Mejor",
-            "stats_worst": "Peor",
-            "stats_streak": "Racha (mejor)",
-            "stats_time": "Tiempo",
-            "stats_with_undo": "con deshacer",
-            "stats_chart": "{game}: tus puntos por mano (últimas {n})",
-            "stats_chart_none": "{game}: aún no has jugado ninguna mano",
-            "stats_damaged": "Estadísticas: {notice}",
-        },
-    )
-
-
-_register_strings()
 
 
 def summary_columns() -> list[str]:

@@ -22,7 +22,7 @@ class HomeScreen(Screen):
         Binding("c", "continue", "continue"),
         Binding("r", "rules", "rules"),
         Binding("s", "settings", "settings"),
-        Binding("t", "app.statistics", "stats_title"),
+        Binding("t", "app.statistics", "stats_title", show=False),
         Binding("question_mark", "app.help", "help"),
         Binding("q", "app.quit", "quit"),
     ]
