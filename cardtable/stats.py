@@ -440,6 +440,29 @@ def format_row(row: LevelStats) -> list[str]:
 
     name = f"{t('game_' + row.game)} · {row.level}" + (f" ({t('stats_with_undo')})" if row.undo else "")
     hands_won = f"{row.hands_won}/{row.hands_decided}" if row.hands_decided else "–"
-    won = f"{row.won}/{row.finished}" if row.finished else "0"
+    won = f"{row.won}/{row.finished}" if row.finished else "–"
     return [name, str(row.matches), won, str(row.hands), hands_won, _number(row.mean_points),
             _number(row.best), _number(row.worst), f"{row.streak} ({row.best_streak})", _duration(row.seconds)]
+
+
+# ---------------------------------------------------------------- the match's running score
+_RANK_VALUES = {str(n): n for n in range(2, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14}
+
+
+def running_scores(game: str, log: list[dict[str, Any]]) -> list[tuple[str, list[float]]]:
+    """The match's score after each hand, one series per seat (Gong Zhu: totals) or per side (Guiñote:
+    the points of the coto being played; Guandan: the level reached), each with the i18n key of its
+    label. Read from the ``hand_end`` lines of the history."""
+    hands = [r for r in log if r.get("type") == "hand_end"]
+    try:
+        if game == "gongzhu":
+            return [(f"gz_seat_{s}", [float(h["lines"][s]["total"]) for h in hands]) for s in range(4)]
+        if game == "guinote":
+            return [(key, [float(h["score"][side]) for h in hands])
+                    for side, key in enumerate(("chart_us", "chart_them"))]
+        if game == "guandan":
+            return [(key, [float(_RANK_VALUES[str(h["levels"][side])]) for h in hands])
+                    for side, key in enumerate(("chart_us", "chart_them"))]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return []
+    return []

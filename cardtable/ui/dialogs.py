@@ -60,6 +60,10 @@ class MatchEndDialog(ChoiceDialog):
     def __init__(self, record: dict) -> None:
         super().__init__()
         self.record = record            # the match_end line of the history
+        # The running score (set by the table before showing the dialog): the chart's title key and
+        # one (label key, values per hand) series per seat or side.
+        self.chart: tuple[str, list[tuple[str, list[float]]]] | None = None
+        self.ascii_only = False
 
     def body(self) -> Iterable[Widget]:
         raise NotImplementedError
@@ -68,9 +72,70 @@ class MatchEndDialog(ChoiceDialog):
         with Vertical(classes="dialog"):
             yield Label(t("match_over"), classes="dialog-title")
             yield from self.body()
+            if self.chart is not None and self.chart[1] and len(self.chart[1][0][1]) > 1:
+                yield RunningScoreChart(*self.chart, ascii_only=self.ascii_only, classes="match-chart")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("home"), id="home")
                 yield Button(t("new_game"), id="new", variant="primary")
+
+
+def hand_ticks(count: int, most: int = 8) -> list[int]:
+    """Whole hand numbers for a chart's x axis: all of them when few, else about ``most`` spread out."""
+    if count <= most:
+        return list(range(1, count + 1))
+    step = -(-count // most)
+    ticks = list(range(1, count + 1, step))
+    return ticks if ticks[-1] == count else [*ticks, count]
+
+
+class RunningScoreChart(Widget):
+    """The match's score after each hand, one line per seat or side (textual-plotext), with the legend
+    in a line of its own below, so that it never hides a line."""
+
+    DEFAULT_CSS = """
+    RunningScoreChart { height: 10; }
+    RunningScoreChart PlotextPlot { height: 9; }
+    RunningScoreChart .chart-legend { height: 1; content-align: center middle; width: 100%; }
+    """
+    COLOURS = ("cyan", "red", "green", "orange")
+    RICH_COLOURS = ("cyan", "red", "green", "dark_orange")
+    MARKERS = ("*", "+", "o", "x")
+
+    def __init__(self, title_key: str, series: list[tuple[str, list[float]]], ascii_only: bool,
+                 classes: str | None = None) -> None:
+        super().__init__(classes=classes)
+        self.title_key = title_key
+        self.series = series
+        self.ascii_only = ascii_only
+
+    def legend(self) -> Text:
+        legend = Text()
+        for index, (label, _) in enumerate(self.series):
+            mark = self.MARKERS[index % 4] if self.ascii_only else "━━"
+            legend.append(f"  {mark} ", style=self.RICH_COLOURS[index % 4])
+            legend.append(t(label))
+        return legend
+
+    def compose(self) -> ComposeResult:
+        from textual_plotext import PlotextPlot
+
+        yield PlotextPlot()
+        yield Static(self.legend(), classes="chart-legend")
+
+    def on_mount(self) -> None:
+        from textual_plotext import PlotextPlot
+
+        plt = self.query_one(PlotextPlot).plt
+        plt.title(t(self.title_key))
+        count = len(self.series[0][1])
+        for index, (_, values) in enumerate(self.series):
+            marker = self.MARKERS[index % 4] if self.ascii_only else "braille"
+            plt.plot(list(range(1, count + 1)), values, marker=marker, color=self.COLOURS[index % 4])
+        plt.xticks(hand_ticks(count))
+        if self.ascii_only:
+            plt.frame(False)
+            plt.xaxes(False, False)
+            plt.yaxes(False, False)
 
 
 class LastTrickDialog(ModalScreen):

@@ -171,7 +171,12 @@ class GameScreen(Screen):
         self.advance()
 
     def show_match_end(self) -> None:
-        self.app.push_screen(self.match_end_dialog(self.pending_match_end), callback=self._match_end_done)
+        from cardtable.stats import running_scores
+
+        dialog = self.match_end_dialog(self.pending_match_end)
+        dialog.chart = (f"chart_running_{self.spec.name}", running_scores(self.spec.name, self.match.log))
+        dialog.ascii_only = self.style_name == "ascii"
+        self.app.push_screen(dialog, callback=self._match_end_done)
 
     def _match_end_done(self, choice: str | None) -> None:
         self.app.pop_screen()

@@ -18,6 +18,7 @@ from cardtable import games
 from cardtable.i18n import t
 from cardtable.stats import LevelStats, format_row, summary_columns
 from cardtable.ui.bindings import translate_bindings
+from cardtable.ui.dialogs import hand_ticks
 
 CHART_HANDS = 60
 
@@ -31,6 +32,7 @@ def draw_points_chart(widget: PlotextPlot, title: str, points: list[float], asci
     if points:
         xs = list(range(1, len(points) + 1))
         plt.plot(xs, points, marker="*" if ascii_only else "braille")
+        plt.xticks(hand_ticks(len(points)))
         if ascii_only:
             plt.plot(xs, [0] * len(xs), marker="-")
         else:

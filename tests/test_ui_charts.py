@@ -1,0 +1,107 @@
+"""Charts: the match's running score on the match-end screen, and the statistics screen with data."""
+
+import os
+from pathlib import Path
+
+from textual_plotext import PlotextPlot
+
+from cardtable import games, stats
+from cardtable.games.gongzhu.state import GongZhuOptions
+from cardtable.saves import SaveStore
+from cardtable.ui.dialogs import RunningScoreChart
+from cardtable.ui.gongzhu import GongZhuScreen, MatchEndScreen, ResultsScreen, ShowPanel
+from tests.ui_helpers import make_app, settle
+
+OPTIONS = GongZhuOptions(target=1000, max_hands=3)
+
+
+def _save_before_the_last_card(tmp_path) -> None:
+    """A Gong Zhu match of three hands, saved just before your last card of the last hand."""
+    spec = games.get("gongzhu")
+    match = spec.new_match(OPTIONS, 21)
+    bot = spec.bot("easy")
+    while not (match.hand == 3 and match.to_move() == 0 and len(match.hands[0]) == 1):
+        match.apply(bot.choose(match.view(match.to_move())))
+    SaveStore(tmp_path / "saves").save("almost", match, ["human", "cpu:easy", "cpu:easy", "cpu:easy"])
+
+
+async def _to_match_end(pilot, app) -> None:
+    screen = next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
+    for _ in range(30):
+        if isinstance(app.screen, MatchEndScreen):
+            return
+        if isinstance(app.screen, ResultsScreen):
+            await pilot.press("n")
+        elif isinstance(app.screen, ShowPanel):
+            await pilot.press("escape")
+        elif screen.match.to_move() == 0:
+            await pilot.press("enter", "enter")
+        await settle(pilot)
+    raise AssertionError("no match end")
+
+
+async def test_the_match_end_shows_the_running_score(tmp_path):
+    _save_before_the_last_card(tmp_path)
+    app = make_app(tmp_path, launch=("continue", "almost"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        await _to_match_end(pilot, app)
+        chart = app.screen.query_one(RunningScoreChart)
+        screen = next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
+        hands = [r for r in screen.match.log if r["type"] == "hand_end"]
+        assert len(hands) == 3
+        assert [label for label, _ in chart.series] == [f"gz_seat_{s}" for s in range(4)]
+        for seat, (_, values) in enumerate(chart.series):
+            assert values == [h["lines"][seat]["total"] for h in hands]
+        assert chart.series[0][1][-1] == app.screen.record["totals"][0]
+
+
+async def test_the_running_score_in_ascii_mode_is_ascii(tmp_path):
+    _save_before_the_last_card(tmp_path)
+    app = make_app(tmp_path, launch=("continue", "almost"), card_style="ascii")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        await _to_match_end(pilot, app)
+        plot = app.screen.query_one(RunningScoreChart).query_one(PlotextPlot)
+        text = plot.plt.uncolorize(plot.plt.build())
+        assert "*" in text and all(ord(ch) < 128 for ch in text), text
+
+
+def test_running_scores_per_game():
+    gd = [{"type": "hand_end", "levels": ["2", "4"]}, {"type": "hand_end", "levels": ["5", "4"]},
+          {"type": "deal"}]
+    assert stats.running_scores("guandan", gd) == [("chart_us", [2.0, 5.0]), ("chart_them", [4.0, 4.0])]
+    gn = [{"type": "hand_end", "score": [60, 40]}, {"type": "hand_end", "score": [0, 0]}]
+    assert stats.running_scores("guinote", gn) == [("chart_us", [60.0, 0.0]), ("chart_them", [40.0, 0.0])]
+    assert stats.running_scores("guandan", [{"type": "hand_end", "levels": ["Z"]}]) == []
+
+
+def test_match_end_chart_snapshot(snap_compare, tmp_path):
+    _save_before_the_last_card(tmp_path)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await _to_match_end(pilot, pilot.app)
+
+    assert snap_compare(make_app(tmp_path, launch=("continue", "almost")), terminal_size=(80, 24),
+                        run_before=run_before)
+
+
+def test_statistics_screen_snapshot(snap_compare, tmp_path):
+    db = stats.StatsDB(Path(os.environ["CARDTABLE_HOME"]) / stats.FILE_NAME)
+    for number, points in enumerate([-150, 40, 0, -25, 200, -10, 75], 1):
+        db.record_hand(slot="a", game="gongzhu", level="normal", seed=5, options={}, number=number,
+                       record={"lines": [{"hand": points, "total": 0}] * 4}, seconds=95)
+    db.record_hand(slot="b", game="guandan", level="easy", seed=6, options={}, number=1,
+                   record={"winner_team": 0, "level_up": 2}, seconds=300,
+                   match_end={"winner_team": 0, "hands": 1})
+    db.close()
+
+    async def run_before(pilot):
+        await settle(pilot)
+        pilot.app.action_statistics()
+        await settle(pilot)
+        await pilot.press("right")
+        await settle(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(100, 30), run_before=run_before)
