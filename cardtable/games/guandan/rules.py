@@ -168,6 +168,8 @@ def classify(cards: Sequence[Card], level: int, sf_as_straight: bool = True) -> 
     n = len(cards)
     if n == 0:
         return []
+    if n == 1:      # any card alone is a single of its rank (a wild alone is a level card)
+        return [Combo("single", cards[0].rank, 1)]
     wilds = [c for c in cards if is_wild(c, level)]
     naturals = [c for c in cards if not is_wild(c, level)]
     w = len(wilds)
@@ -227,10 +229,17 @@ def _sorted(combos: list[Combo], level: int) -> list[Combo]:
     return sorted(seen.values(), key=lambda c: power(c, level), reverse=True)
 
 
+_FH_CANDIDATES = {level: sorted(RANKS, key=lambda r: (r != level, r)) for level in RANKS}
+
+
 def _full_houses(counts: Counter, w: int, add, level: int) -> None:
     ranks = list(counts)
-    candidates = sorted(RANKS, key=lambda r: (r != level, r))   # wilds as the pair: a pair of level cards
+    if len(ranks) > 2:
+        return              # a full house holds two ranks (wilds aside)
+    candidates = _FH_CANDIDATES[level]   # wilds as the pair: a pair of level cards
     for triple in candidates:
+        if counts.get(triple, 0) == 0 and w < 3:
+            continue        # three wilds at least would be needed
         for pair in candidates:
             if triple == pair:
                 continue
