@@ -128,6 +128,9 @@ def decompose(hand: list[Card], level: int) -> list[tuple[str, list[Card]]]:
     return groups
 
 
+_GROUPS: dict[tuple, tuple[tuple[Combo, list[Card]], ...]] = {}
+
+
 class NormalBot:
     """Decomposes its hand to go out in few plays, keeps bombs and control cards (jokers, level cards,
     Aces) for when they matter, counts the big cards still out, helps a partner who is short of cards,
@@ -148,6 +151,18 @@ class NormalBot:
         return self._answer(view, plays, groups)
 
     def _readable_groups(self, view: GuandanView) -> list[tuple[Combo, list[Card]]]:
+        """The plan for the hand, each group with its reading. A pure function of (hand, level, option):
+        remembered, since a seat that passes keeps the same hand for several decisions."""
+        key = (view.hand, view.level, view.options.straight_flush_as_straight)
+        groups = _GROUPS.get(key)
+        if groups is None:
+            if len(_GROUPS) > 512:
+                _GROUPS.clear()
+            groups = _GROUPS[key] = tuple(self._plan(view))
+        return list(groups)
+
+    @staticmethod
+    def _plan(view: GuandanView) -> list[tuple[Combo, list[Card]]]:
         out = []
         for _, cards in decompose(list(view.hand), view.level):
             readings = rules.classify(cards, view.level, view.options.straight_flush_as_straight)
