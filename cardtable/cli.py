@@ -14,6 +14,7 @@ from typing import TextIO
 from cardtable import __version__, games, i18n, output, safetext
 from cardtable.engine import OptionError, check_seed
 
+MAX_JOBS = 64               # `sim --jobs`: processes
 MAX_GAMES = 100_000          # `sim --games`: more is a mistake (hours of CPU), not a wish
 MAX_BENCH_SECONDS = 600.0
 
@@ -85,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rotate", action="store_true",
                      help="play each deal under every seating (all four rotations, or both pair orders)")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    sim.add_argument("--jobs", type=_count, default=None, metavar="N",
+                     help="play in N processes (default: the machine's cores); the results and the history "
+                          "are the same as with --jobs 1")
 
     bench = sub.add_parser("bench", help="measure speed", description="Measure start-up and engine speed.")
     bench.add_argument("what", nargs="?", default="all", help="all, startup, or a game name")
@@ -395,6 +399,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     seed = _seed(args.seed)
     if not 1 <= args.games <= MAX_GAMES:
         raise CliError(f"--games must be at least 1 and at most {MAX_GAMES}")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise CliError(f"--jobs must be at least 1 and at most {MAX_JOBS}")
     try:
         players = sim.parse_players(spec, args.players)
     except ValueError as exc:
@@ -424,14 +430,15 @@ def _cmd_sim(args: argparse.Namespace) -> int:
 def _sim_with_progress(spec, options, args, seed, players, history):
     from cardtable import sim
 
+    jobs = args.jobs if args.jobs is not None else sim.default_jobs()
     if not sys.stderr.isatty() or os.environ.get("CI"):
-        return sim.run(spec, options, args.games, seed, players, history, args.legal, args.rotate)
+        return sim.run(spec, options, args.games, seed, players, history, args.legal, args.rotate, jobs=jobs)
     from rich.progress import Progress
 
     with Progress(transient=True) as progress:
         task = progress.add_task(f"{spec.title}", total=args.games)
         return sim.run(spec, options, args.games, seed, players, history, args.legal, args.rotate,
-                       progress=lambda done: progress.update(task, completed=done))
+                       progress=lambda done: progress.update(task, completed=done), jobs=jobs)
 
 
 def _print_sim(spec, result, players) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
+import functools
+import io
 import math
+import os
 import time
 from collections.abc import Callable
 from typing import TextIO
@@ -79,41 +83,112 @@ def rotations(spec: GameSpec, players: list[str], rotate: bool) -> list[list[str
     return [players[-r:] + players[:-r] if r else list(players) for r in range(count)]
 
 
+@dataclasses.dataclass
+class MatchOutcome:
+    """One match under one seating, as ``run`` adds it up: kept apart so that matches played in other
+    processes are added in the same order as when played one after another."""
+
+    hands: int = 0
+    moves: int = 0
+    scores: list[tuple[str, float]] = dataclasses.field(default_factory=list)   # (level, value) in order
+    wins: list[str] = dataclasses.field(default_factory=list)
+    history: str | None = None
+
+
+def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], bots: dict[str, object],
+               history: TextIO | None, legal: bool) -> MatchOutcome:
+    """Play one CPU-only match, writing its history to ``history`` if given."""
+    match = spec.new_match(options, seed)
+    labels = [f"cpu:{level}" for level in seating]
+    writer = HistoryWriter(history, match, labels, legal) if history is not None else None
+    outcome = MatchOutcome()
+    while (seat := match.to_move()) is not None:
+        seat, move = next_cpu_move(match, lambda s: bots[seating[s]])
+        if writer is not None:
+            writer.apply(move, seat)
+        else:
+            match.apply(move, seat)
+        outcome.moves += 1
+    for record in match.events:
+        if record["type"] == "hand_end":
+            outcome.hands += 1
+            for s, value in enumerate(spec.hand_scores(record)):
+                if spec.partnerships and s >= 2:
+                    continue     # partners share the result: count each team once per hand
+                outcome.scores.append((seating[s], value))
+        elif record["type"] == "match_end":
+            for s in _match_winners(record):
+                if spec.partnerships and s >= 2:
+                    continue     # a team wins once
+                outcome.wins.append(seating[s])
+    return outcome
+
+
+def _add(result: SimResult, outcome: MatchOutcome, history: TextIO | None) -> None:
+    result.hands += outcome.hands
+    result.moves += outcome.moves
+    for level, value in outcome.scores:
+        result.by_level.setdefault(level, LevelStats()).add(value)
+    for level in outcome.wins:
+        result.wins_by_level[level] = result.wins_by_level.get(level, 0) + 1
+    result.matches += 1
+    if history is not None and outcome.history is not None:
+        history.write(outcome.history)
+
+
+def _worker_matches(game: str, options: Options, seed: int, players: list[str], rotate: bool, want_history: bool,
+                    legal: bool, index: int) -> list[MatchOutcome]:
+    """In a worker process: every seating of match ``index`` (the history kept as text)."""
+    from cardtable import games
+
+    spec = games.get(game)
+    bots = _WORKER_BOTS.setdefault(game, {})
+    for level in set(players):
+        if level not in bots:
+            bots[level] = spec.bot(level)
+    out = []
+    for seating in rotations(spec, players, rotate):
+        buffer = io.StringIO() if want_history else None
+        outcome = play_match(spec, options, seed + index, seating, bots, buffer, legal)
+        outcome.history = buffer.getvalue() if buffer is not None else None
+        out.append(outcome)
+    return out
+
+
+_WORKER_BOTS: dict[str, dict[str, object]] = {}
+
+
+def default_jobs() -> int:
+    """The machine's cores (what ``sim --jobs`` uses unless told)."""
+    return max(1, os.cpu_count() or 1)
+
+
 def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[str],
         history: TextIO | None = None, legal: bool = False, rotate: bool = False,
-        progress: Callable[[int], None] | None = None) -> SimResult:
+        progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimResult:
     """Play ``games`` matches from seeds ``seed, seed+1, ...`` (each under every seating with
-    ``rotate``), writing the history if asked."""
+    ``rotate``), writing the history if asked. With ``jobs`` > 1 the matches are played in that many
+    processes and added up in match order: the result and the history are the same as with one."""
     result = SimResult()
-    bots = {level: spec.bot(level) for level in set(players)}
     start = time.perf_counter()
-    for index in range(games):
-        for seating in rotations(spec, players, rotate):
-            match = spec.new_match(options, seed + index)
-            labels = [f"cpu:{level}" for level in seating]
-            writer = HistoryWriter(history, match, labels, legal) if history is not None else None
-            while (seat := match.to_move()) is not None:
-                seat, move = next_cpu_move(match, lambda s, seating=seating: bots[seating[s]])
-                if writer is not None:
-                    writer.apply(move, seat)
-                else:
-                    match.apply(move, seat)
-                result.moves += 1
-            for record in match.events:
-                if record["type"] == "hand_end":
-                    result.hands += 1
-                    for s, value in enumerate(spec.hand_scores(record)):
-                        if spec.partnerships and s >= 2:
-                            continue     # partners share the result: count each team once per hand
-                        result.by_level.setdefault(seating[s], LevelStats()).add(value)
-                elif record["type"] == "match_end":
-                    for s in _match_winners(record):
-                        if spec.partnerships and s >= 2:
-                            continue     # a team wins once
-                        result.wins_by_level[seating[s]] = result.wins_by_level.get(seating[s], 0) + 1
-            result.matches += 1
-        if progress is not None:
-            progress(index + 1)
+    jobs = max(1, min(jobs, games))
+    if jobs == 1:
+        bots = {level: spec.bot(level) for level in set(players)}
+        for index in range(games):
+            for seating in rotations(spec, players, rotate):
+                _add(result, play_match(spec, options, seed + index, seating, bots, history, legal), None)
+            if progress is not None:
+                progress(index + 1)
+    else:
+        work = functools.partial(_worker_matches, spec.name, options, seed, players, rotate, history is not None,
+                                 legal)
+        chunk = max(1, min(8, games // (jobs * 4)))
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            for index, outcomes in enumerate(pool.map(work, range(games), chunksize=chunk)):
+                for outcome in outcomes:
+                    _add(result, outcome, history)
+                if progress is not None:
+                    progress(index + 1)
     result.seconds = time.perf_counter() - start
     return result
 

@@ -157,3 +157,22 @@ def test_guandan_plays_compare_and_hash_by_value():
     with pytest.raises(AttributeError):
         offered.type = "single"
     assert Play((parse_card("5S"),), "single", 5) != Play((parse_card("5D"),), "single", 5)
+
+
+@pytest.mark.parametrize("game", ["gongzhu", "guinote"])
+def test_sim_in_processes_is_the_same_as_in_one(game):
+    import io
+
+    from cardtable import sim
+
+    spec = games.get(game)
+    players = ["normal", "easy", "easy", "normal"]
+    outs = []
+    for jobs in (1, 2):
+        buffer = io.StringIO()
+        result = sim.run(spec, spec.options_type(), 2, 40, players, buffer, legal=True, rotate=True, jobs=jobs)
+        outs.append((buffer.getvalue(), result.matches, result.hands, result.moves,
+                     {k: (v.n, v.total, v.squares) for k, v in result.by_level.items()}, result.wins_by_level))
+    assert outs[0] == outs[1]
+    seatings = len(sim.rotations(spec, players, True))
+    assert outs[0][1] == 2 * seatings and outs[0][0].count('"type":"match"') == 2 * seatings
