@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardtable.cards import Card
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, TRANSFORMER
-from cardtable.games.gongzhu.state import GongZhuView, Play, Show
+from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
 
 ACE_SPADES = Card(14, "S")
 KING_SPADES = Card(13, "S")
@@ -24,18 +24,18 @@ class EasyBot:
         cards = [move.card for move in view.legal]
         if not view.trick:
             safe = [c for c in cards if c.suit != "H" and c != PIG] or cards
-            return Play(min(safe, key=lambda c: (c.rank, rules.sort_key(c))))
+            return play_of(min(safe, key=lambda c: (c.rank, rules.sort_key(c))))
         lead = view.trick[0][1].suit
         if cards[0].suit != lead:
-            return Play(max(cards, key=_discard_priority))
+            return play_of(max(cards, key=_discard_priority))
         top = _winning_card(view)
         under = [c for c in cards if c.rank < top.rank]
         if under:
-            return Play(max(under, key=lambda c: c.rank))
+            return play_of(max(under, key=lambda c: c.rank))
         last = len(view.trick) == 3
         if last and not any(rules.is_point_card(c) for _, c in view.trick):
-            return Play(max(cards, key=lambda c: (c != PIG, c.rank)))
-        return Play(min(cards, key=lambda c: c.rank))
+            return play_of(max(cards, key=lambda c: (c != PIG, c.rank)))
+        return play_of(min(cards, key=lambda c: c.rank))
 
 
 class NormalBot:
@@ -50,13 +50,13 @@ class NormalBot:
             return Show(self._show(view))
         cards = [move.card for move in view.legal]
         if len(cards) == 1:
-            return Play(cards[0])
+            return play_of(cards[0])
         if not view.trick:
-            return Play(min(cards, key=lambda c: self._lead_cost(view, c)))
+            return play_of(min(cards, key=lambda c: self._lead_cost(view, c)))
         lead = view.trick[0][1].suit
         if cards[0].suit != lead:
-            return Play(self._discard(view, cards))
-        return Play(self._follow(view, cards))
+            return play_of(self._discard(view, cards))
+        return play_of(self._follow(view, cards))
 
     # -- showing
     def _show(self, view: GongZhuView) -> tuple[Card, ...]:
@@ -80,9 +80,8 @@ class NormalBot:
 
     # -- helpers
     @staticmethod
-    def _unseen(view: GongZhuView) -> set[Card]:
-        known = set(view.hand) | view.played
-        return {Card(r, s) for s in "SHDC" for r in range(2, 15)} - known
+    def _unseen(view: GongZhuView) -> frozenset[Card]:
+        return view.unseen
 
     @staticmethod
     def _my_score(view: GongZhuView, extra: tuple[Card, ...] = ()) -> int:

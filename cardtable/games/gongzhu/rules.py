@@ -66,25 +66,39 @@ def refusal(card: Card, hand: Collection[Card], ctx: PlayContext) -> tuple[str, 
     """Why ``card`` may not be played now, as (English reason, i18n key, params); None if legal."""
     if card not in hand:
         return (f"{card} is not in your hand", "gz_not_in_hand", {"card": card.code})
+    return _refusal(card, _suit_counts(hand), ctx)
+
+
+def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
+    """The cards of ``hand`` that :func:`refusal` lets be played now, in the hand's order."""
+    hand = list(hand)
+    counts = _suit_counts(hand)
+    return [card for card in hand if _refusal(card, counts, ctx) is None]
+
+
+def _suit_counts(hand: Iterable[Card]) -> dict[str, int]:
+    counts = {"S": 0, "H": 0, "D": 0, "C": 0}
+    for card in hand:
+        counts[card.suit] += 1
+    return counts
+
+
+def _refusal(card: Card, suit_counts: dict[str, int], ctx: PlayContext) -> tuple[str, str, dict] | None:
+    """The rule itself, for a card in a hand holding ``suit_counts`` cards of each suit."""
     if not ctx.trick:
         if ctx.must_lead_two_of_clubs and card != TWO_OF_CLUBS:
             return ("the first trick of the match must be led with the 2 of clubs", "gz_lead_2c", {})
         lead_suit = card.suit
     else:
         lead_suit = ctx.trick[0][1].suit
-        if card.suit != lead_suit and any(c.suit == lead_suit for c in hand):
+        if card.suit != lead_suit and suit_counts[lead_suit]:
             return (f"you must follow suit ({lead_suit})", "must_follow", {"suit": lead_suit})
     if (card in ctx.shown and card.suit == lead_suit and lead_suit not in ctx.suits_led
-            and any(c.suit == card.suit and c != card for c in hand)):
+            and suit_counts[card.suit] > 1):       # another card of that suit (a deck holds each once)
         reason = (f"{card} was shown: it may not be played on the first {lead_suit} trick while you hold "
                   "another card of that suit")
         return (reason, "gz_shown_first_round", {"card": card.code, "suit": lead_suit})
     return None
-
-
-def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
-    hand = list(hand)
-    return [card for card in hand if refusal(card, hand, ctx) is None]
 
 
 def showable_in(hand: Iterable[Card], allowed: Sequence[Card] = SHOWABLE) -> list[Card]:

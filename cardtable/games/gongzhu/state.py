@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, CardError, french_deck, parse_card
@@ -83,6 +84,16 @@ class Play:
         return self.card.code
 
 
+_DECK = frozenset(french_deck())
+_PLAYS = {card: Play(card) for card in french_deck()}     # moves are values: one object per card will do
+
+
+def play_of(card: Card) -> Play:
+    """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
+    path)."""
+    return _PLAYS[card]
+
+
 def decode_move(data: Any) -> Show | Play:
     try:
         if isinstance(data, dict) and set(data) == {"play"}:
@@ -132,9 +143,14 @@ class GongZhuView(LazyBotSeed):
     legal: tuple
     decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
 
-    @property
+    @functools.cached_property
     def played(self) -> frozenset[Card]:
         return frozenset(card for trick in self.tricks for _, card in trick) | {c for _, c in self.trick}
+
+    @functools.cached_property
+    def unseen(self) -> frozenset[Card]:
+        """The cards this seat has not seen: neither in its hand nor played."""
+        return _DECK - self.played - frozenset(self.hand)
 
     @property
     def all_shown(self) -> frozenset[Card]:
@@ -182,6 +198,7 @@ class GongZhuMatch(Match):
         self.winners: list[int] = []
         self.taken: list[list[Card]] = [[], [], [], []]
         self.suits_led: set[str] = set()
+        self._public: tuple | None = None      # the view's copies of the fields above (None: rebuild)
         self._record({"type": "deal", "hand": self.hand,
                          "hands": [[c.code for c in h] for h in self.hands], "leader": leader})
 
@@ -202,8 +219,18 @@ class GongZhuMatch(Match):
         return (self.trick[-1][0] + 1) % 4
 
     def _context(self, seat: int) -> PlayContext:
-        return PlayContext(tuple(self.trick), frozenset(self.suits_led), frozenset(self.shown[seat] or ()),
+        return PlayContext(tuple(self.trick), self._public_fields()[4], frozenset(self.shown[seat] or ()),
                            self.must_lead_2c and not self.tricks and not self.trick)
+
+    def _public_fields(self) -> tuple:
+        """(tricks, winners, taken, totals, suits_led) as the views hold them: rebuilt only when a trick
+        or a hand ends, shared by the views in between."""
+        public = self._public
+        if public is None:
+            public = self._public = (tuple(self.tricks), tuple(self.winners),
+                                     tuple(tuple(pile) for pile in self.taken), tuple(self.totals),
+                                     frozenset(self.suits_led))
+        return public
 
     def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
         to_move = self.to_move()
@@ -214,7 +241,8 @@ class GongZhuMatch(Match):
         if self.phase == "show":
             return self._offer(seat, [Show(s) for s in subsets(
                 rules.showable_in(self.hands[seat], self.options.showable_cards))])
-        return self._offer(seat, [Play(card) for card in rules.legal_plays(self.hands[seat], self._context(seat))])
+        plays = _PLAYS
+        return self._offer(seat, [plays[card] for card in rules.legal_plays(self.hands[seat], self._context(seat))])
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -249,6 +277,7 @@ class GongZhuMatch(Match):
         self.winners.append(winner)
         self.trick = []
         self.leader = winner
+        self._public = None
         if len(self.tricks) == NUM_TRICKS:
             self._end_hand()
 
@@ -257,6 +286,7 @@ class GongZhuMatch(Match):
         lines = self.options.score_hand(self.taken, shown_all)
         for seat in range(4):
             self.totals[seat] += lines[seat].hand
+        self._public = None
         records = [lines[s].to_json(self.totals[s]) for s in range(4)]
         self.results.append(records)
         self._record({
@@ -282,14 +312,15 @@ class GongZhuMatch(Match):
     def view(self, seat: int) -> GongZhuView:
         phase = self.phase
         public_shown = tuple(tuple(cards or ()) for cards in self.shown) if phase != "show" else ((),) * 4
+        tricks, winners, taken, totals, suits_led = self._public_fields()
+        to_move = self.to_move()
+        hands = self.hands
         return GongZhuView(
-            seat=seat, options=self.options, hand_number=self.hand, phase=phase, to_move=self.to_move(),
-            hand=tuple(self.hands[seat]), counts=tuple(len(h) for h in self.hands),
+            seat=seat, options=self.options, hand_number=self.hand, phase=phase, to_move=to_move,
+            hand=tuple(hands[seat]), counts=(len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
             shown=public_shown, my_show=self.shown[seat], leader=self.leader, trick=tuple(self.trick),
-            tricks=tuple(self.tricks), winners=tuple(self.winners),
-            taken=tuple(tuple(pile) for pile in self.taken), totals=tuple(self.totals),
-            suits_led=frozenset(self.suits_led),
-            legal=tuple(self.legal_moves()) if self.to_move() == seat else (),
+            tricks=tricks, winners=winners, taken=taken, totals=totals, suits_led=suits_led,
+            legal=tuple(self.legal_moves()) if to_move == seat else (),
             decision=(self._bot_key(), len(self.moves), seat))
 
     # -- utilities
