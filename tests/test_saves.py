@@ -321,3 +321,29 @@ def test_two_new_games_in_the_same_second_get_different_slots(tmp_path):
     first, second = SaveStore(tmp_path), SaveStore(tmp_path)
     names = {first.claim_new_slot("gongzhu"), second.claim_new_slot("gongzhu")}
     assert len(names) == 2
+
+
+# The history (every record) each example save replays to, fingerprinted with the engines as they were
+# before they were made faster (issue 11): the fast paths must land every old save on the same position.
+EXAMPLE_POSITIONS = {
+    "gongzhu-mid-hand": ("bede87b421716de6", 0, [8, 7, 7, 7]),
+    "gongzhu-new": ("a73ab8c4e989ec5a", 0, [13, 13, 13, 13]),
+    "guandan-mid-hand": ("0c2fe6890684f023", 0, [5, 12, 18, 14]),
+}
+
+
+def test_example_saves_land_on_the_same_position():
+    import hashlib
+
+    from cardtable.history import dumps
+
+    store = SaveStore(REPO / "saves" / "examples")
+    for name, (fingerprint, to_move, sizes) in EXAMPLE_POSITIONS.items():
+        match, _ = store.load(name)
+        log = "\n".join(dumps(record) for record in match.log)
+        assert hashlib.sha256(log.encode()).hexdigest()[:16] == fingerprint, name
+        assert match.to_move() == to_move and [len(h) for h in match.hands] == sizes, name
+    for path in sorted((REPO / "saves" / "examples").glob("*.json")):
+        match, _ = store.load(path.stem)       # and every example (Guiñote's too) replays exactly
+        moves = [(seat, match.decode_move(move.to_json())) for seat, move in match.moves]
+        assert type(match).replay(match.options, match.seed, moves).log == match.log
