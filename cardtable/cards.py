@@ -34,6 +34,9 @@ class Card(NamedTuple):
 
     @property
     def code(self) -> str:
+        code = _FRENCH_CODES.get(self)
+        if code is not None:
+            return code
         if self.rank == SMALL_JOKER_RANK:
             return "SJ"
         if self.rank == BIG_JOKER_RANK:
@@ -51,6 +54,7 @@ class Card(NamedTuple):
         return f"Card({self.code})"
 
 
+_FRENCH_CODES: dict[tuple, str] = {}
 SMALL_JOKER = Card(SMALL_JOKER_RANK, JOKER_SUIT)
 BIG_JOKER = Card(BIG_JOKER_RANK, JOKER_SUIT)
 
@@ -59,6 +63,8 @@ for _rank, _name in FRENCH_RANK_NAMES.items():
     for _suit in FRENCH_SUITS:
         _FRENCH_BY_CODE[_name + _suit] = Card(_rank, _suit)
 FRENCH_RANK_BY_NAME = {name: rank for rank, name in FRENCH_RANK_NAMES.items()}
+_FRENCH_CODES.update({card: code for code, card in _FRENCH_BY_CODE.items()})   # histories write many codes
+_FRENCH_DECK = tuple(Card(rank, suit) for suit in FRENCH_SUITS for rank in range(2, 15))
 
 
 def parse_card(code: str) -> Card:
@@ -77,7 +83,7 @@ def parse_cards(codes: Iterable[str]) -> list[Card]:
 
 def french_deck() -> list[Card]:
     """The 52-card deck, in a fixed order (suit by suit, 2 up to A)."""
-    return [Card(rank, suit) for suit in FRENCH_SUITS for rank in range(2, 15)]
+    return list(_FRENCH_DECK)
 
 
 def guandan_deck() -> list[Card]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from cardtable.cards import Card, parse_card
+from cardtable.cards import Card, french_deck, parse_card
 from cardtable.tricks import winning_index
 
 PIG = parse_card("QS")
@@ -47,13 +48,15 @@ def sort_key(card: Card) -> tuple[int, int]:
     return ("SHCD".index(card.suit), card.rank)
 
 
+SORT_KEYS = {card: sort_key(card) for card in french_deck()}    # sorting by SORT_KEYS.__getitem__
+
+
 def trick_winner_index(plays: Sequence[tuple[int, Card]]) -> int:
     return winning_index(plays, suit_of, strength)
 
 
 # ---------------------------------------------------------------- legality
-@dataclass(frozen=True)
-class PlayContext:
+class PlayContext(NamedTuple):
     """What legality depends on, all of it known to the seat to play."""
 
     trick: tuple[tuple[int, Card], ...]

@@ -185,7 +185,7 @@ class GongZhuMatch(Match):
         self.hand += 1
         deck = french_deck()
         Rng(mix(self.seed, self.hand, 0x6A2)).shuffle(deck)
-        self.hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.sort_key) for seat in range(4)]
+        self.hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.SORT_KEYS.__getitem__) for seat in range(4)]
         if leader is None:
             leader = next(s for s in range(4) if TWO_OF_CLUBS in self.hands[s])
             self.must_lead_2c = True
