@@ -175,6 +175,7 @@ class Match(ABC):
         self._pending: list[Any] = []             # not built yet: (seat, move, hand) or a record
         self._events: list[dict[str, Any]] = []   # the deal / hand_end / match_end records only
         self._trusted: tuple[int, list] | None = None   # (seat, the list legal_moves() returned last)
+        self._bot_key_bytes: bytes | None = None
 
     # -- the hand history, built only when read
     @property
@@ -211,7 +212,7 @@ class Match(ABC):
 
     def _bot_key(self) -> bytes:
         """The one-way key of this match's bot seeds (see :mod:`cardtable.views`), computed once."""
-        key = self.__dict__.get("_bot_key_bytes")
+        key = self._bot_key_bytes
         if key is None:
             from cardtable.views import bot_key
 

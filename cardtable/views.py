@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _PERSON = b"cardtable-bot"
 
@@ -30,3 +33,12 @@ class LazyBotSeed:
     def bot_seed(self) -> int:
         key, move_number, seat = self.decision  # type: ignore[attr-defined]
         return bot_seed(key, move_number, seat)
+
+
+def fast_view(cls: type[T], **fields: Any) -> T:
+    """Build a frozen dataclass view without its generated ``__init__`` (one ``object.__setattr__`` per
+    field, a real cost at ~20 fields per decision). Only for views whose ``__init__`` merely stores the
+    fields (no ``__post_init__``, no defaults left out): the fields must be given in full."""
+    view = object.__new__(cls)
+    view.__dict__.update(fields)
+    return view

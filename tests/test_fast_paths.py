@@ -176,3 +176,25 @@ def test_sim_in_processes_is_the_same_as_in_one(game):
     assert outs[0] == outs[1]
     seatings = len(sim.rotations(spec, players, True))
     assert outs[0][1] == 2 * seatings and outs[0][0].count('"type":"match"') == 2 * seatings
+
+
+@pytest.mark.parametrize("game", ["guandan", "gongzhu", "guinote"])
+def test_views_hold_every_field_as_their_dataclass_would(game):
+    """Views may be built without the dataclass __init__ (views.fast_view): each must still hold every
+    field, and equal the same view built the ordinary way."""
+    import dataclasses
+
+    seen = 0
+
+    def check(match, moves, move):
+        nonlocal seen
+        if seen < 300:
+            for seat in range(4):
+                view = match.view(seat)
+                names = {f.name for f in dataclasses.fields(view)}
+                assert names <= set(vars(view)) | {n for n in names if hasattr(type(view), n)}
+                assert dataclasses.replace(view) == view
+            seen += 1
+
+    _random_match(game, 11, check, max_moves=300)
+    assert seen >= 100

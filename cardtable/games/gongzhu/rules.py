@@ -80,10 +80,8 @@ def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
 
 
 def _suit_counts(hand: Iterable[Card]) -> dict[str, int]:
-    counts = {"S": 0, "H": 0, "D": 0, "C": 0}
-    for card in hand:
-        counts[card.suit] += 1
-    return counts
+    suits = [card[1] for card in hand]
+    return {"S": suits.count("S"), "H": suits.count("H"), "D": suits.count("D"), "C": suits.count("C")}
 
 
 def _refusal(card: Card, suit_counts: dict[str, int], ctx: PlayContext) -> tuple[str, str, dict] | None:

@@ -19,7 +19,7 @@ from cardtable.engine import (
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import PIG, TWO_OF_CLUBS, PlayContext
 from cardtable.rng import Rng, mix
-from cardtable.views import LazyBotSeed
+from cardtable.views import LazyBotSeed, fast_view
 
 NUM_TRICKS = 13
 
@@ -315,7 +315,7 @@ class GongZhuMatch(Match):
         tricks, winners, taken, totals, suits_led = self._public_fields()
         to_move = self.to_move()
         hands = self.hands
-        return GongZhuView(
+        return fast_view(GongZhuView,
             seat=seat, options=self.options, hand_number=self.hand, phase=phase, to_move=to_move,
             hand=tuple(hands[seat]), counts=(len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
             shown=public_shown, my_show=self.shown[seat], leader=self.leader, trick=tuple(self.trick),

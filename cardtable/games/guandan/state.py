@@ -13,7 +13,7 @@ from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.rng import Rng, mix
 from cardtable.tricks import partner, team_of
-from cardtable.views import LazyBotSeed
+from cardtable.views import LazyBotSeed, fast_view
 
 RISE = {1: 3, 2: 2, 3: 1}          # the partner's place (0-based index in the finish) → levels up
 
@@ -500,7 +500,7 @@ class GuandanMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GuandanView:
-        return GuandanView(
+        return fast_view(GuandanView,
             seat=seat, options=self.options, hand_number=self.hand, level=self.level,
             levels=(self.levels[0], self.levels[1]), a_failures=(self.a_failures[0], self.a_failures[1]),
             declarer=self.declarer, phase=self.phase, to_move=self.to_move(), hand=tuple(self.hands[seat]),
