@@ -112,6 +112,7 @@ class SaveData:
     app_version: str
     schema: int = SCHEMA_VERSION
     progress: dict[str, Any] | None = None
+    undo: bool = False              # a move was taken back in this match
 
 
 def default_save_dir() -> Path:
@@ -131,8 +132,9 @@ def check_slot_name(slot: str) -> str:
 
 
 # ---------------------------------------------------------------- encoding
-def envelope(match: Match, players: list[str], summary: str | None = None) -> dict[str, Any]:
-    return {
+def envelope(match: Match, players: list[str], summary: str | None = None,
+             undo: bool = False) -> dict[str, Any]:
+    data = {
         "format": SAVE_FORMAT,
         "schema": SCHEMA_VERSION,
         "app_version": __version__,
@@ -145,6 +147,9 @@ def envelope(match: Match, players: list[str], summary: str | None = None) -> di
         "players": list(players),
         "moves": [{"seat": seat, "move": move.to_json()} for seat, move in match.moves],
     }
+    if undo:
+        data["undo"] = True          # a move was taken back in this match (its statistics count apart)
+    return data
 
 
 def _no_constants(name: str) -> Any:
@@ -207,7 +212,7 @@ def parse_envelope(slot: str, raw: bytes) -> SaveData:
                     summary=summary[:200] if isinstance(summary, str) else "",
                     saved_at=saved_at[:40] if isinstance(saved_at, str) else "",
                     app_version=str(data.get("app_version", ""))[:40], schema=schema,
-                    progress=_small_flat_dict(data.get("progress")))
+                    progress=_small_flat_dict(data.get("progress")), undo=data.get("undo") is True)
 
 
 def check_players(slot: str, game: str, players: list[str]) -> None:
@@ -279,7 +284,8 @@ class SaveStore:
         return self.directory / (check_slot_name(slot) + SUFFIX)
 
     # -- files
-    def save(self, slot: str, match: Match, players: list[str], summary: str | None = None) -> Path:
+    def save(self, slot: str, match: Match, players: list[str], summary: str | None = None,
+             undo: bool = False) -> Path:
         """Write atomically: a crash leaves the old file or the new one, never a mix."""
         target = self.path(slot)
         if slot in self._stamps and self._stamps[slot] is not None:
@@ -287,7 +293,7 @@ class SaveStore:
             if now is not None and now != self._stamps[slot]:
                 raise SaveError(slot, "changed by another cardtable since it was opened here; "
                                       "not overwritten")
-        payload = json.dumps(envelope(match, players, summary), ensure_ascii=False,
+        payload = json.dumps(envelope(match, players, summary, undo), ensure_ascii=False,
                              separators=(",", ":")).encode("utf-8")
         try:
             atomic_write(target, payload)

@@ -19,6 +19,7 @@ class Settings:
     language: str | None = None          # None: follow the locale
     card_style: str = "colour"
     cpu_speed: str = "normal"
+    undo: str = "on"                     # «on»: a player may take moves back (the match counts apart)
 
     @property
     def cpu_delay(self) -> float:
@@ -51,6 +52,8 @@ def load_settings(path: Path | None = None) -> Settings:
         settings.card_style = data["card_style"]
     if data.get("cpu_speed") in CPU_SPEEDS:
         settings.cpu_speed = data["cpu_speed"]
+    if data.get("undo") in ("on", "off"):
+        settings.undo = data["undo"]
     return settings
 
 

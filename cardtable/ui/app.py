@@ -181,6 +181,7 @@ class CardTableApp(App[None]):
         spec = games.get(data.game)
         screen = self.game_screen_class(data.game)(spec, match, data.players, slot, fresh=False)
         screen.read_only = read_only
+        screen.undo_used = data.undo
         self.push_screen(screen)
         return True
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.markup import escape
 from textual import events
+from textual.binding import Binding
 from textual.screen import Screen
 
 from cardtable.engine import IllegalMove, Match
@@ -28,6 +29,9 @@ class GameScreen(Screen):
     """Base of the game screens. Subclasses render the table in :meth:`refresh_table`, name their hand
     widget (focused, and revealed card by card by the deal animation) and may pause the CPU (panels,
     prompts) by extending :meth:`cpu_may_move`."""
+
+    # Not in the footer (it is full at 80 columns): the Keys screen and the README list it.
+    BINDINGS = [Binding("u", "take_back", "take_back", show=False)]
 
     TITLE_KEY = ""          # i18n key of the screen title
     STATUS_ID = ""          # id of the status line (a Static)
@@ -295,11 +299,44 @@ class GameScreen(Screen):
             event.prevent_default()
 
     # -- saving
+    # -- taking a move back
+    def action_take_back(self) -> None:
+        """Take back your last play or pass and the CPU moves after it (see :mod:`cardtable.undo`)."""
+        from cardtable.undo import take_back, undo_floor
+
+        if self.app.settings.undo == "off":
+            self.set_status(t("take_back_off"))
+            return
+        if (self.pending_results or self.pending_match_end or self.dealing or self._cpu_running
+                or self.match.to_move() != HUMAN):
+            self.set_status(t("take_back_wait"))
+            return
+        back = take_back(self.match, HUMAN)
+        if back is None:
+            mine = any(seat == HUMAN for seat, _ in self.match.moves)
+            self.set_status(t("take_back_floor" if mine and undo_floor(self.match, HUMAN) > 0
+                              else "take_back_none"))
+            self.app.bell()
+            return
+        self.match = back
+        if not self.undo_used and not (self.practice or self.read_only):
+            self.app.statistics.submit("mark_undo", self.slot, self.match.seed)
+        self.undo_used = True
+        self.autosave(quiet=True)
+        self.match_changed()
+        self.refresh_table()
+        self.set_status(t("take_back_done"))
+        self.schedule_cpu()
+
+    def match_changed(self) -> None:
+        """The match object was replaced (a move taken back): tables drop what they derived from the
+        old one (selections, hints). The base has nothing to drop."""
+
     def autosave(self, quiet: bool = False) -> bool:
-        if self.read_only:
+        if self.read_only or self.practice:
             return False
         try:
-            self.app.store.save(self.slot, self.match, self.players)
+            self.app.store.save(self.slot, self.match, self.players, undo=self.undo_used)
         except SaveError as exc:
             self.save_error = exc.reason
             self.notify(t("save_failed", reason=escape(exc.reason)), severity="error")

@@ -78,6 +78,7 @@ class SettingsScreen(ModalScreen):
         "language": ("language", [("en", "English"), ("es", "Español")]),
         "card_style": ("card_style", [(s, f"style_{s}") for s in CARD_STYLES]),
         "cpu_speed": ("cpu_speed", [(s, f"speed_{s}") for s in CPU_SPEEDS]),
+        "undo": ("take_back", [("on", "on"), ("off", "off")]),
     }
 
     def compose(self) -> ComposeResult:

@@ -1,0 +1,62 @@
+"""Taking a move back: how far a player may go, and the position there.
+
+A seat may take back its last card play or pass, and the CPU moves that followed it, again and again,
+back to the start of the current hand — but never across anything that showed it hidden information it
+would keep:
+
+- the end of a hand or a new deal (every card is known then);
+- a card arriving in its hand from elsewhere (Guiñote's draw, Guandan's tribute or return);
+- any move that is not a plain card play or pass (Gong Zhu's showing, Guiñote's exchange, cantes and
+  claims, Guandan's tribute and return), since those show or move hidden cards.
+
+The CPU players are deterministic, so replaying the same play gets the same answers: that is honest.
+The position is rebuilt by replaying the kept moves from the seed (the engine's own ``replay``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from cardtable.engine import Match
+
+PLAIN_MOVE_KEYS = frozenset({"play", "pass", "as"})
+
+
+def _plain(move: Any) -> bool:
+    data = move.to_json()
+    return isinstance(data, dict) and set(data) <= PLAIN_MOVE_KEYS
+
+
+def undo_floor(match: Match, seat: int) -> int:
+    """The number of moves an undo by ``seat`` must keep (see the module docstring)."""
+    spec_type = type(match)
+    replay = spec_type.new(match.options, match.seed)
+    floor = 0
+    hand = Counter(replay.view(seat).hand)
+    events = len(replay.events)
+    for count, (mover, move) in enumerate(match.moves, 1):
+        replay.apply(move, mover)
+        now = Counter(replay.view(seat).hand)
+        if len(replay.events) != events or not _plain(move) or now - hand:
+            floor = count
+        hand, events = now, len(replay.events)
+    return floor
+
+
+def undo_target(match: Match, seat: int) -> int | None:
+    """How many moves to keep so that ``seat``'s last move is taken back, or None when it may not be
+    (nothing of its own to take back since the floor)."""
+    floor = undo_floor(match, seat)
+    for index in range(len(match.moves) - 1, floor - 1, -1):
+        if match.moves[index][0] == seat:
+            return index
+    return None
+
+
+def take_back(match: Match, seat: int) -> Match | None:
+    """The match as it was just before ``seat``'s last move, or None when it may not be taken back."""
+    keep = undo_target(match, seat)
+    if keep is None:
+        return None
+    return type(match).replay(match.options, match.seed, match.moves[:keep])
