@@ -60,3 +60,20 @@ def take_back(match: Match, seat: int) -> Match | None:
     if keep is None:
         return None
     return type(match).replay(match.options, match.seed, match.moves[:keep])
+
+
+def hand_start(match: Match, hand: int) -> int:
+    """How many of the match's moves come before hand ``hand`` is dealt (for replaying a deal)."""
+    replay = type(match).new(match.options, match.seed)
+    if replay.hand >= hand:
+        return 0
+    for count, (mover, move) in enumerate(match.moves, 1):
+        replay.apply(move, mover)
+        if replay.hand >= hand:
+            return count
+    raise ValueError(f"hand {hand} was never dealt in this match")
+
+
+def deal_again(match: Match, hand: int) -> Match:
+    """A copy of the match at the deal of hand ``hand``: the same cards, to be played again."""
+    return type(match).replay(match.options, match.seed, match.moves[:hand_start(match, hand)])

@@ -30,12 +30,14 @@ class HandEndDialog(ChoiceDialog):
     """The results of a hand, with «Next hand» / «Continue later». Subclasses give the body."""
 
     BINDINGS = [Binding("n,enter", "choose('next')", "next_hand"),
-                Binding("escape,c", "choose('later')", "continue_later")]
+                Binding("escape,c", "choose('later')", "continue_later"),
+                Binding("r", "choose('replay')", "replay_deal")]
 
     def __init__(self, title: str, match_over: bool) -> None:
         super().__init__()
         self.title_text = title
         self.match_over = match_over
+        self.practice = False           # the end of a practice deal: no «replay», «next» ends it
 
     def body(self) -> Iterable[Widget]:
         raise NotImplementedError
@@ -44,9 +46,15 @@ class HandEndDialog(ChoiceDialog):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield from self.body()
+            if not self.practice:
+                yield Label(t("replay_deal_hint"), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(t("continue_later"), id="later")
-                yield Button(t("match_over") if self.match_over else t("next_hand"), id="next", variant="primary")
+                if self.practice:
+                    yield Button(t("practice_end"), id="next", variant="primary")
+                else:
+                    yield Button(t("continue_later"), id="later")
+                    yield Button(t("match_over") if self.match_over else t("next_hand"), id="next",
+                                 variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#next", Button).focus()

@@ -80,7 +80,8 @@ class GameScreen(Screen):
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
-        self.title = t(self.TITLE_KEY) + (f" · {t('read_only')}" if self.read_only else "")
+        self.title = t(self.TITLE_KEY) + (f" · {t('read_only')}" if self.read_only else "") + (
+            f" · {t('practice')}" if self.practice else "")
         self.hand_widget().focus()
         if self.fresh:
             self.autosave(quiet=True)
@@ -162,9 +163,17 @@ class GameScreen(Screen):
     def show_results(self) -> None:
         if self.pending_results is not None:
             self.refresh_table()
-            self.app.push_screen(self.results_dialog(self.pending_results), callback=self._results_done)
+            dialog = self.results_dialog(self.pending_results)
+            dialog.practice = self.practice
+            self.app.push_screen(dialog, callback=self._results_done)
 
     def _results_done(self, choice: str | None) -> None:
+        if self.practice:                # a practice deal is one deal: back to the real match
+            self.dismiss(None)
+            return
+        if choice == "replay":
+            self.replay_deal(self.pending_results["hand"])
+            return
         self.pending_results = None
         if choice == "later":
             self.action_continue_later()
@@ -347,12 +356,26 @@ class GameScreen(Screen):
         return True
 
     def on_unmount(self) -> None:
-        if not self.read_only:
+        if not (self.read_only or self.practice):
             self.app.store.unlock(self.slot)     # another cardtable may open the slot now
 
     def action_continue_later(self) -> None:
+        if self.practice:
+            self.dismiss(None)
+            return
         self.autosave()
         self.app.pop_screen()
+
+    # -- replaying a deal
+    def replay_deal(self, hand: int) -> None:
+        """Play the same cards of hand ``hand`` again, as practice: another table over a copy of the
+        match at that deal, never saved and never counted. When it ends, this hand's results come back."""
+        from cardtable.undo import deal_again
+
+        practice = type(self)(self.spec, deal_again(self.match, hand), self.players, self.slot, fresh=True)
+        practice.practice = True
+        self.app.push_screen(practice, callback=lambda _: self.show_results())
+
 
     def settings_changed(self) -> None:
         from cardtable.ui.bindings import translate_bindings
