@@ -148,11 +148,11 @@ async def test_play_drop_reconnect_continue_and_keys_are_isolated(tmp_path):
             await term.wait_for("You")
             await _wait_until(lambda: _saves(server, key), what="the first autosave")
             before = len(_moves(_saves(server, key)[0]))
-            # Show nothing (Enter), then lift and play a card (Enter, Enter) until a move is saved.
-            for _ in range(6):
-                await term.keys("\r")
-                if len(_moves(_saves(server, key)[0])) > before:
-                    break
+            # Show nothing (Enter), then lift and play a card (Enter, Enter) until a move is saved: keep
+            # pressing, as a player would, while the deal animation and the CPUs take their time.
+            deadline = time.monotonic() + WAIT
+            while len(_moves(_saves(server, key)[0])) <= before and time.monotonic() < deadline:
+                await term.keys("\r", pause=0.5)
             await _wait_until(lambda: len(_moves(_saves(server, key)[0])) > before, what="a move saved")
         # The connection is gone: the table saved (SIGHUP) and left.
         await _wait_until(lambda: not server.sessions, what="the table to exit after the drop")
