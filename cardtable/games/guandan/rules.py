@@ -463,9 +463,11 @@ def play_forms(hand: Sequence[Card], level: int, top: Combo | Form | None = None
                     emit((kind, joker_rank, size, h.jokers, joker_rank, size))
     if "full_house" in wanted:
         _full_house_forms(h, order, emit)
+    depths = None
     for length, width, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
         if kind in wanted:
-            _sequence_forms(h, length, width, kind, sf_as_straight, emit)
+            depths = depths or _depths(h)
+            _sequence_forms(h, depths, length, width, kind, sf_as_straight, emit)
     if "bomb" in wanted:
         for rank in order:
             n = counts[rank]
@@ -521,22 +523,33 @@ def _full_house_forms(h: _Hand, order: tuple[int, ...], offer) -> None:
                 break
 
 
-def _sequence_forms(h: _Hand, length: int, width: int, kind: str, sf_as_straight: bool, offer) -> None:
-    w = h.w
-    # depth[k]: positions (1 = the Ace low .. 14) holding more than k natural cards of their rank
-    depth = [0, 0, 0]
+def _depths(h: _Hand) -> tuple[int, int, int]:
+    """Position masks (1 = the Ace low .. 14) of the ranks holding at least 1, 2 and 3 natural cards."""
+    m1 = m2 = m3 = 0
+    counts = h.counts
     for rank in RANKS:
-        n = h.counts[rank]
-        for k in range(min(n, width)):
-            depth[k] |= 1 << rank
-    for k in range(width):
-        depth[k] |= depth[k] >> 13 & 2
+        n = counts[rank]
+        if n:
+            bit = 1 << rank
+            m1 |= bit
+            if n > 1:
+                m2 |= bit
+                if n > 2:
+                    m3 |= bit
+    return m1 | (m1 >> 13 & 2), m2 | (m2 >> 13 & 2), m3 | (m3 >> 13 & 2)
+
+
+def _sequence_forms(h: _Hand, depths: tuple[int, int, int], length: int, width: int, kind: str,
+                    sf_as_straight: bool, offer) -> None:
+    w = h.w
     full = length * width
+    masks = depths[:width]
+    sequence = h.sequence
     for start, window in _WINDOWS[length]:
         span = ((1 << length) - 1) << start
         used = full
-        for k in range(width):
-            used -= (depth[k] & span).bit_count()
+        for mask in masks:
+            used -= (mask & span).bit_count()
         if used > w:
             continue
         top_rank = window[-1]
@@ -544,9 +557,9 @@ def _sequence_forms(h: _Hand, length: int, width: int, kind: str, sf_as_straight
             build = _plain_straight(h, window)
             if build is None:
                 continue
+            offer((kind, top_rank, full, *build))
         else:
-            build = (h.sequence, window, width)
-        offer((kind, top_rank, length * width, *build))
+            offer((kind, top_rank, full, sequence, window, width))
 
 
 def _plain_straight(h: _Hand, window: tuple[int, ...]):
