@@ -6,6 +6,8 @@
   count): uniformly random playouts through the public engine contract, sim throughput with each CPU
   level, and the time of one decision (view + choose), median and p95; plus the game's own extras
   (Guandan: move generation for a 27-card lead by number of wilds).
+- memory: resident memory (VmRSS from /proc/self/status) and live widgets while a table plays hands
+  headless, driven like a person at the keys (``cardtable bench memory [--hands N] [--game G]``).
 """
 
 from __future__ import annotations
@@ -133,19 +135,54 @@ def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
     return times
 
 
+def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tuple[int, int | None, int]]:
+    """Play ``hands`` hands of ``game`` at the real table, headless at 100x30 with instant CPU players.
+    Returns (hands played, VmRSS KiB, live widgets) at the start and after each hand."""
+    import asyncio
+
+    from cardtable.saves import SaveStore
+    from cardtable.settings import Settings
+    from cardtable.ui.app import CardTableApp
+    from cardtable.ui.autoplay import live_widgets, play_hands, rss_kib, settle
+
+    samples: list[tuple[int, int | None, int]] = []
+
+    async def run(save_dir: str) -> None:
+        from cardtable import games
+
+        options = games.get(game).options_type()
+        app = CardTableApp(store=SaveStore(save_dir), settings=Settings(cpu_speed="instant"),
+                           launch=("new", game, options, seed, "normal"), language_override="en")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            samples.append((0, rss_kib(), live_widgets()))
+            await play_hands(pilot, hands, on_hand=lambda n: samples.append((n, rss_kib(), live_widgets())))
+
+    with tempfile.TemporaryDirectory() as save_dir:
+        asyncio.run(run(save_dir))
+    return samples
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(what: str = "all", seconds: float = 3.0) -> int:
+def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table: str = "guandan") -> int:
     from cardtable import games
 
     names = list(games.games())
-    if what not in ("all", "startup", *names):
-        print(f"cardtable bench: unknown target {what!r}; use all, startup or one of {', '.join(names)}",
+    if what not in ("all", "startup", "memory", *names):
+        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory or one of {', '.join(names)}",
               file=sys.stderr)
         return 2
+    if what == "memory":
+        samples = ui_memory(table, memory_hands)
+        for played, rss, widgets in samples:
+            if played in (0, 1) or played % 5 == 0 or played == samples[-1][0]:
+                rss_text = f"{rss / 1024:6.1f} MB" if rss is not None else "   n/a"
+                print(f"{table} table after {played:2d} hands: RSS {rss_text}, live widgets {widgets}")
+        return 0
     if what in ("all", "startup"):
         minimal, ours = startup()
         print(f"startup to first frame (median of 7, headless 80x24): minimal Textual app {minimal * 1000:.0f} ms, "

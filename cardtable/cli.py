@@ -91,9 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
                           "are the same as with --jobs 1")
 
     bench = sub.add_parser("bench", help="measure speed", description="Measure start-up and engine speed.")
-    bench.add_argument("what", nargs="?", default="all", help="all, startup, or a game name")
+    bench.add_argument("what", nargs="?", default="all",
+                       help="all, startup, memory (RSS while a table plays hands), or a game name")
     bench.add_argument("--seconds", type=float, default=3.0,
                        help=f"time per measurement, more than 0 and at most {MAX_BENCH_SECONDS:g} (default 3)")
+    bench.add_argument("--hands", type=_hands, default=20, help="hands the memory bench plays (1-200, default 20)")
+    bench.add_argument("--game", choices=list(games.games()), default="guandan",
+                       help="the table the memory bench plays (default guandan)")
 
     from cardtable.serve import add_parser as add_serve_parser
 
@@ -139,6 +143,13 @@ def main(argv: list[str] | None = None) -> int:
                 status.code = 130
         status.flush()
     return status.code
+
+
+def _hands(text: str) -> int:
+    """The memory bench's hand count: a plain number from 1 to 200."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 200:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 200, not {text!r}")
+    return int(text)
 
 
 def _spec(name: str) -> games.GameSpec:
@@ -205,7 +216,7 @@ def _run(args: argparse.Namespace) -> int:
         if not (math.isfinite(args.seconds) and 0 < args.seconds <= MAX_BENCH_SECONDS):
             raise CliError(f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:g}, "
                            f"not {args.seconds}")
-        return bench.main(args.what, args.seconds)
+        return bench.main(args.what, args.seconds, args.hands, args.game)
     if command == "serve":
         from cardtable import serve
 

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, Header, Label, Static
+from textual.widgets import Button, Checkbox, Header, Label, Static
 
 from cardtable import i18n
 from cardtable.cards import Card
@@ -21,6 +21,7 @@ from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Sho
 from cardtable.i18n import card_count, t
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
+from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView, TrickView
 

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Label, OptionList, Static
+from textual.widgets import Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardtable import i18n
@@ -29,6 +29,7 @@ from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog, SetupDialog, radio_row
+from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
 

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Header, Label, Static
 
 from cardtable import i18n
 from cardtable.cards import SpanishCard, parse_spanish_card
@@ -22,6 +22,7 @@ from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
+from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.widgets import HandView, TrickView
 

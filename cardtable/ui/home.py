@@ -7,13 +7,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardtable import games, safetext
 from cardtable.i18n import t
 from cardtable.saves import SaveDirError
 from cardtable.ui.bindings import translate_bindings
+from cardtable.ui.footer import Footer
 
 
 class HomeScreen(Screen):

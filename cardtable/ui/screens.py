@@ -12,7 +12,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
     DataTable,
-    Footer,
     Header,
     Label,
     MarkdownViewer,
@@ -28,6 +27,7 @@ from cardtable.saves import SaveDirError, SaveError
 from cardtable.settings import CARD_STYLES, CPU_SPEEDS
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.dialogs import ChoiceDialog
+from cardtable.ui.footer import Footer
 
 
 class HelpScreen(Screen):

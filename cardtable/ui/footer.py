@@ -1,0 +1,53 @@
+"""The key bar at the bottom of every screen: Textual's Footer, rebuilt only when what it shows changes.
+
+Textual's Footer throws its key widgets away and builds new ones on every ``refresh_bindings()`` (the
+tables call it after every move), and each discarded key stays referenced from a watcher list on the
+Footer (upstream Textualize/textual issue #6666): the table grew by ~13 MB per Guandan hand. This
+Footer compares what it would show with what it shows and rebuilds only on a difference, and after a
+rebuild drops the watchers its discarded keys left behind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Footer as TextualFooter
+
+
+def shown_keys(screen: Any) -> tuple:
+    """What a footer on ``screen`` shows: each visible binding's key, label, action and state."""
+    return tuple(
+        (key, binding.key_display, binding.description, binding.action, binding.show, enabled, tooltip,
+         binding.group.description if binding.group else None)
+        for key, (_node, binding, enabled, tooltip) in screen.active_bindings.items()
+        if binding.show or key == screen.app.COMMAND_PALETTE_BINDING
+    )
+
+
+class Footer(TextualFooter):
+    """A Footer that keeps its keys while the screen's bindings show the same."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown: tuple | None = None
+
+    def bindings_changed(self, screen: Any) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            shown = shown_keys(screen)
+            if shown == self._shown:
+                return
+            self._shown = shown
+            self.call_after_refresh(self.recompose)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.prune_watchers()
+
+    def prune_watchers(self) -> None:
+        """Forget the watchers (``data_bind``) of key widgets that are gone (Textual #6666)."""
+        watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
+        for entries in watchers.values():
+            entries[:] = [(node, callback) for node, callback in entries
+                          if not (node._closing or node._closed)]
