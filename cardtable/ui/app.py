@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib
+import os
 import signal
+import threading
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
@@ -16,7 +19,13 @@ from cardtable import games, i18n, safetext
 from cardtable.i18n import t
 from cardtable.saves import SaveError, SaveStore, SlotBusy
 from cardtable.settings import Settings, load_settings, save_settings
+from cardtable.ui.guard import on_top
 from cardtable.ui.toosmall import MIN_HEIGHT, MIN_WIDTH
+
+HANGUP_GRACE = 2.0   # seconds the app has to leave by itself after a hangup, before os._exit
+QUIT_KEYS = ("ctrl+q", "ctrl+c")
+# Input the app holds back while a screen is not ready: keys and presses of the mouse.
+GATED_EVENTS = (events.Key, events.MouseDown, events.MouseUp, events.Click)
 
 
 def _plain(text: str) -> str:
@@ -24,6 +33,15 @@ def _plain(text: str) -> str:
     import unicodedata
 
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def exit_for_sure(grace: float) -> threading.Timer:
+    """End the process with ``os._exit(0)`` after ``grace`` seconds unless it has ended by then: a
+    daemon timer thread, so a blocked event loop or a blocked writer thread cannot stop it."""
+    timer = threading.Timer(grace, os._exit, args=(0,))
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 class CardTableApp(App[None]):
@@ -47,6 +65,7 @@ class CardTableApp(App[None]):
         i18n.set_language(language_override or self.settings.language or i18n.detect_language())
         self.launch = launch
         self.exit_message: str | None = None
+        self._quit_waits = 0
 
     # -- lifecycle
     def get_default_screen(self) -> Any:
@@ -80,8 +99,11 @@ class CardTableApp(App[None]):
             pass   # not on the main thread (tests) or no such signal on this platform
 
     def _on_hangup(self) -> None:
-        """A dropped SSH connection (SIGHUP) or SIGTERM: save the running game and leave cleanly."""
+        """A dropped SSH connection (SIGHUP) or SIGTERM: save the running game and leave. The terminal
+        may be gone, and Textual's writer thread can then block for ever on it (~40 % of closed
+        terminals left a process behind): once the games are saved, the process ends for sure."""
         self.autosave()
+        exit_for_sure(HANGUP_GRACE)
         self.exit()
 
     @functools.cached_property
@@ -95,6 +117,24 @@ class CardTableApp(App[None]):
         """Wait for the last statistics write (called once the app has stopped)."""
         if "statistics" in self.__dict__:
             self.statistics.close()
+
+    # -- type-ahead
+    def ready_for_input(self) -> bool:
+        """Whether keys may reach the screen on top: no game is being launched and the screen is
+        mounted (a table typed at before it exists raised NoMatches)."""
+        return self.launch is None and on_top(self.screen)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed ahead while a game launches, or while the next screen is not mounted yet, are
+        # dropped: they were meant for a screen that is not there (and Enter on the home screen would
+        # stack setup dialogs). Quitting is only put off until the screen is ready.
+        if isinstance(event, GATED_EVENTS) and not event.is_forwarded and not self.ready_for_input():
+            if isinstance(event, events.Key) and event.key in QUIT_KEYS:
+                await self.action_quit()
+            event.stop()
+            event.prevent_default()
+            return
+        await super().on_event(event)
 
     # -- the terminal size
     def on_resize(self, event: Any) -> None:
@@ -226,8 +266,14 @@ class CardTableApp(App[None]):
         self.push_screen(StatisticsScreen())
 
     async def action_quit(self) -> None:
+        """Save every open game and leave. Before the first screen is ready (Ctrl+Q in the first
+        instant) the exit waits for it a little: leaving mid-mount raised NoMatches in the Header."""
         from cardtable.ui.gamescreen import GameScreen
 
+        if not self.ready_for_input() and self._quit_waits < 100:
+            self._quit_waits += 1
+            self.set_timer(0.02, self.action_quit)
+            return
         lines = []
         for screen in self.screen_stack:
             if not isinstance(screen, GameScreen):

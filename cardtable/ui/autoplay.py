@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.widget import Widget
 
-from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
+from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog, SetupDialog
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 
 
@@ -45,7 +45,8 @@ async def settle(pilot: Any, rounds: int = 2) -> None:
 
 async def play_hands(pilot: Any, hands: int, on_hand: Any = None, max_steps: int = 5000) -> int:
     """Play ``hands`` hands from the current state of the table; after each hand's results dialog is
-    closed with «Next hand», call ``on_hand(number_of_hands_played)``. Returns the hands played."""
+    closed with «Next hand», call ``on_hand(number_of_hands_played)``. When a match ends, «New game»
+    and «Start» open the next one. Returns the hands played."""
     app = pilot.app
     screen = table_of(app)
     bot = screen.spec.bot("normal")
@@ -62,7 +63,14 @@ async def play_hands(pilot: Any, hands: int, on_hand: Any = None, max_steps: int
                 on_hand(played)
             continue
         if isinstance(top, MatchEndDialog):
-            break
+            await pilot.press("n")
+            await settle(pilot)
+            continue
+        if isinstance(top, SetupDialog):
+            await pilot.press("enter")
+            await settle(pilot)
+            screen = table_of(app)
+            continue
         if top is screen and screen.match.to_move() == HUMAN and not screen.dealing:
             await pilot.press("h")
             move = bot.choose(screen.match.view(HUMAN))

@@ -14,10 +14,12 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from cardtable.engine import OptionError, check_seed
 from cardtable.i18n import t
+from cardtable.ui.guard import AnswerOnce
 
 
-class ChoiceDialog(ModalScreen[str]):
-    """A dialog that answers with the id of the button pressed (or of the key's choice)."""
+class ChoiceDialog(AnswerOnce):
+    """A dialog that answers with the id of the button pressed (or of the key's choice). Its default
+    button (``AUTO_FOCUS``), the safe step forward, has the focus from the first frame."""
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
@@ -32,6 +34,7 @@ class HandEndDialog(ChoiceDialog):
     BINDINGS = [Binding("n,enter", "choose('next')", "next_hand"),
                 Binding("escape,c", "choose('later')", "continue_later"),
                 Binding("r", "choose('replay')", "replay_deal")]
+    AUTO_FOCUS = "#next"
 
     def __init__(self, title: str, match_over: bool) -> None:
         super().__init__()
@@ -56,14 +59,12 @@ class HandEndDialog(ChoiceDialog):
                     yield Button(t("match_over") if self.match_over else t("next_hand"), id="next",
                                  variant="primary")
 
-    def on_mount(self) -> None:
-        self.query_one("#next", Button).focus()
-
 
 class MatchEndDialog(ChoiceDialog):
     """The end of the match, with «Home» / «New game». Subclasses give the body."""
 
-    BINDINGS = [Binding("n", "choose('new')", "new_game"), Binding("escape,h,enter", "choose('home')", "home")]
+    BINDINGS = [Binding("n,enter", "choose('new')", "new_game"), Binding("escape,h", "choose('home')", "home")]
+    AUTO_FOCUS = "#new"
 
     def __init__(self, record: dict) -> None:
         super().__init__()
@@ -168,11 +169,12 @@ class LastTrickDialog(ModalScreen):
                 yield Static(text)
 
 
-class SetupDialog(ModalScreen):
+class SetupDialog(AnswerOnce):
     """Before a match: the game's own options, then the CPU level and the game number, and a start
-    button. Answers ``(options, seed or None, level)``, or None when cancelled."""
+    button (focused from the first frame). Answers ``(options, seed or None, level)``, or None."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    AUTO_FOCUS = "#setup-start"
     TITLE_KEY = ""
     START_KEY = ""
 
@@ -201,7 +203,6 @@ class SetupDialog(ModalScreen):
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
-        self.query_one("#setup-start", Button).focus()
 
     def choice(self, set_id: str, default: str) -> str:
         pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button

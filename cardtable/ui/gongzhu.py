@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Header, Label, Static
 
 from cardtable import i18n
@@ -23,6 +22,7 @@ from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import HandView, TrickView
 
 i18n.register(
@@ -198,7 +198,7 @@ class GongZhuSetup(SetupDialog):
             transformer_zero_hearts="alone" if self.query_one("#gz-zero", Checkbox).value else "standard")
 
 
-class ShowPanel(ModalScreen):
+class ShowPanel(AnswerOnce):
     """One checkbox per showable card held, with its effect; «Show n and play» / «No, play»."""
 
     BINDINGS = [Binding("escape", "no_show", "gz_no_show"),

@@ -14,7 +14,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -31,6 +30,7 @@ from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
 
 NUMBER_WORDS_EN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
@@ -419,7 +419,7 @@ class GuandanSetup(SetupDialog):
         return GuandanOptions(aces=self.choice("gd-aces", "unlimited"))
 
 
-class ChooserScreen(ModalScreen[int | None]):
+class ChooserScreen(AnswerOnce):
     """The readings of a selection with wilds, strongest first (marked ★)."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]

@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Header, Label, Static
 
 from cardtable import i18n
@@ -24,6 +23,7 @@ from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import HandView, TrickView
 
 SUITS = "OCEB"
@@ -294,7 +294,7 @@ class GuinoteSetup(SetupDialog):
                               cantes_per_win=self.choice("gn-cantes", "unlimited"))
 
 
-class ClaimScreen(ModalScreen[bool]):
+class ClaimScreen(AnswerOnce):
     BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
     DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
 

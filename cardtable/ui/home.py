@@ -15,6 +15,7 @@ from cardtable.i18n import t
 from cardtable.saves import SaveDirError
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
+from cardtable.ui.guard import on_top
 
 
 class HomeScreen(Screen):
@@ -103,22 +104,27 @@ class HomeScreen(Screen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_new_game()
 
+    # An Enter typed ahead reaches the game list (and comes back here as a message) after the first one
+    # opened a dialog: the home screen acts only while it is on top, so it never stacks a second dialog.
     def action_new_game(self) -> None:
         game = self.chosen_game
-        if game is not None:
+        if game is not None and on_top(self):
             self.app.start_game(game, ask=True)
 
     def action_continue(self) -> None:
         from cardtable.ui.screens import SlotsScreen
 
-        self.app.push_screen(SlotsScreen())
+        if on_top(self):
+            self.app.push_screen(SlotsScreen())
 
     def action_rules(self) -> None:
         from cardtable.ui.screens import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.chosen_game or games.GAME_MODULES[0]))
+        if on_top(self):
+            self.app.push_screen(RulesScreen(self.chosen_game or games.GAME_MODULES[0]))
 
     def action_settings(self) -> None:
         from cardtable.ui.screens import SettingsScreen
 
-        self.app.push_screen(SettingsScreen())
+        if on_top(self):
+            self.app.push_screen(SettingsScreen())

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import (
     Button,
     DataTable,
@@ -28,6 +28,7 @@ from cardtable.settings import CARD_STYLES, CPU_SPEEDS
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.dialogs import ChoiceDialog
 from cardtable.ui.footer import Footer
+from cardtable.ui.guard import AnswerOnce, on_top
 
 
 class HelpScreen(Screen):
@@ -71,8 +72,11 @@ class RulesScreen(Screen):
         await self.query_one(MarkdownViewer).document.update(rules_markdown(self.game, i18n.language()))
 
 
-class SettingsScreen(ModalScreen):
+class SettingsScreen(AnswerOnce):
+    """Language, card style and CPU speed; «OK» has the focus from the first frame."""
+
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "save", "save")]
+    AUTO_FOCUS = "#settings-ok"
 
     CHOICES = {
         "language": ("language", [("en", "English"), ("es", "Español")]),
@@ -124,6 +128,8 @@ class SettingsScreen(ModalScreen):
             self.action_cancel()
 
     def action_save(self) -> None:
+        if not on_top(self):
+            return
         settings = dataclasses.replace(self.app.settings, **self._chosen())
         self.app.apply_settings(settings)
         self.dismiss(settings)
@@ -183,7 +189,7 @@ class SlotsScreen(Screen):
 
     def action_load(self) -> None:
         slot = self._current_slot()
-        if slot is None:
+        if slot is None or not on_top(self):   # a second Enter typed ahead: the slot is already opening
             return
         self.app.pop_screen()
         self.app.resume(slot)
