@@ -158,8 +158,11 @@ def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tup
             samples.append((0, rss_kib(), live_widgets()))
             await play_hands(pilot, hands, on_hand=lambda n: samples.append((n, rss_kib(), live_widgets())))
 
-    with tempfile.TemporaryDirectory() as save_dir:
-        asyncio.run(run(save_dir))
+    import os
+
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["CARDTABLE_HOME"] = home      # the statistics of these hands go there, not to the player's
+        asyncio.run(run(os.path.join(home, "saves")))
     return samples
 
 

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 from textual_plotext import PlotextPlot
 
 from cardtable import games
@@ -19,6 +19,7 @@ from cardtable.i18n import t
 from cardtable.stats import LevelStats, format_row, summary_columns
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.dialogs import hand_ticks
+from cardtable.ui.footer import Footer
 
 CHART_HANDS = 60
 
