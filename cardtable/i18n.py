@@ -193,28 +193,26 @@ register(
         "must_follow": "You must follow suit ({suit}).",
         "match_is_over": "The match is over.",
         "not_your_turn": "It is not your turn.",
-        "help_text": (
-            "## Everywhere\n\n"
-            "| Key | Action |\n|---|---|\n"
-            "| ↑ ↓ ← → / Tab | Move |\n| Enter / Space | Choose, play |\n| Esc | Back |\n"
-            "| ? | These keys |\n| r | Rules of the game |\n| s | Settings |\n| Ctrl+P | Command palette |\n"
-            "| q / Ctrl+Q | Quit (the game is saved) |\n\n"
-            "## Gong Zhu and Guiñote tables\n\n"
-            "| Key | Action |\n|---|---|\n"
-            "| ← → | Move along your cards |\n| ↑ | Lift the card |\n| ↓ | Put it down |\n"
-            "| Enter / Space | Lift the card, then play it (a click too) |\n"
-            "| h | Hint |\n| l | Review the last trick |\n"
-            "| c (Gong Zhu) / Esc (Guiñote) | Continue later (saved) |\n\n"
-            "Guiñote: **p** presses the pinta (exchange the 7, or arm the exchange), **o c e b** sing in oros, "
-            "copas, espadas, bastos (or arm the cante), **v** shows your partner's hidden 20.\n\n"
-            "## Guandan table\n\n"
-            "| Key | Action |\n|---|---|\n"
-            "| ← → | Move between columns |\n| ↑ / Space | Take one more card of the column (all taken: empty it) |\n"
-            "| ↓ | Put one back |\n| Enter | Play (choose the reading when a wild allows several) |\n"
-            "| p | Pass |\n| h | Hint (press again for the next) |\n| x | Clear the selection |\n"
-            "| s | Sort by rank / by play |\n| Esc | Continue later (saved) |\n\n"
-            "On the results: **n** or Enter for the next hand, **Esc** / **c** to continue later.\n"
-        ),
+        "keys_table": "{game} table",
+        "keys_everywhere": "Everywhere",
+        "keys_dialogs": "Dialogs",
+        "keys_dialogs_text": ("The highlighted button is the safe step forward (Next hand, Start, New game): "
+                              "Enter presses it. Tab moves to the next control, Space ticks a box, Esc cancels "
+                              "or goes back. On the results: n or Enter for the next hand, Esc to continue later."),
+        "keys_none": "This screen has no keys of its own.",
+        "keys_here": "This screen",
+        "key_column": "Key",
+        "action_column": "Action",
+        "key_enter": "Enter", "key_escape": "Esc", "key_space": "Space", "key_backspace": "Backspace",
+        "key_delete": "Delete", "key_tab": "Tab", "key_shift_tab": "Shift+Tab",
+        "command_palette": "Command palette",
+        "focus_next": "Next control",
+        "focus_previous": "Previous control",
+        "move_left": "Move left",
+        "move_right": "Move right",
+        "lift": "Lift the card",
+        "lower": "Put it down",
+        "sing_O": "Sing in oros", "sing_C": "Sing in copas", "sing_E": "Sing in espadas", "sing_B": "Sing in bastos",
     },
     es={
         "app_title": "cardtable",
@@ -339,27 +337,27 @@ register(
         "must_follow": "Tienes que seguir el palo ({suit}).",
         "match_is_over": "La partida ha terminado.",
         "not_your_turn": "No es tu turno.",
-        "help_text": (
-            "## En todas partes\n\n"
-            "| Tecla | Acción |\n|---|---|\n"
-            "| ↑ ↓ ← → / Tab | Moverse |\n| Intro / Espacio | Elegir, jugar |\n| Esc | Volver |\n"
-            "| ? | Estas teclas |\n| r | Reglas del juego |\n| s | Ajustes |\n| Ctrl+P | Paleta de órdenes |\n"
-            "| q / Ctrl+Q | Salir (la partida se guarda) |\n\n"
-            "## Mesas de Gong Zhu y Guiñote\n\n"
-            "| Tecla | Acción |\n|---|---|\n"
-            "| ← → | Moverse entre tus cartas |\n| ↑ | Levantar la carta |\n| ↓ | Bajarla |\n"
-            "| Intro / Espacio | Levantar la carta y luego echarla (también con un clic) |\n"
-            "| h | Pista |\n| l | Ver la última baza |\n"
-            "| c (Gong Zhu) / Esc (Guiñote) | Seguir luego (guardada) |\n\n"
-            "Guiñote: **p** pulsa la pinta (cambiar el 7, o marcar el cambio), **o c e b** cantan en oros, "
-            "copas, espadas, bastos (o marcan el cante), **v** enseña el 20 oculto de tu compañero.\n\n"
-            "## Mesa de Guandan\n\n"
-            "| Tecla | Acción |\n|---|---|\n"
-            "| ← → | Moverse entre columnas |\n| ↑ / Espacio | Coger otra carta de la columna (entera: vaciarla) |\n"
-            "| ↓ | Dejar una |\n| Intro | Tirar (elegir cómo contarla si el comodín lo permite) |\n"
-            "| p | Paso |\n| h | Pista (otra vez: la siguiente) |\n| x | Deshacer la selección |\n"
-            "| s | Ordenar por valor / por jugada |\n| Esc | Seguir luego (guardada) |\n\n"
-            "En los resultados: **n** o Intro para la siguiente mano, **Esc** / **c** para seguir luego.\n"
-        ),
+        "keys_table": "Mesa de {game}",
+        "keys_everywhere": "En todas partes",
+        "keys_dialogs": "Diálogos",
+        "keys_dialogs_text": ("El botón resaltado es el paso seguro hacia delante (Siguiente mano, Empezar, "
+                              "Partida nueva): Intro lo pulsa. Tab pasa al siguiente control, Espacio marca una "
+                              "casilla, Esc cancela o vuelve. En los resultados: n o Intro para la siguiente mano, "
+                              "Esc para seguir luego."),
+        "keys_none": "Esta pantalla no tiene teclas propias.",
+        "keys_here": "Esta pantalla",
+        "key_column": "Tecla",
+        "action_column": "Acción",
+        "key_enter": "Intro", "key_escape": "Esc", "key_space": "Espacio", "key_backspace": "Retroceso",
+        "key_delete": "Supr", "key_tab": "Tab", "key_shift_tab": "Mayús+Tab",
+        "command_palette": "Paleta de órdenes",
+        "focus_next": "Siguiente control",
+        "focus_previous": "Control anterior",
+        "move_left": "Mover a la izquierda",
+        "move_right": "Mover a la derecha",
+        "lift": "Levantar la carta",
+        "lower": "Bajarla",
+        "sing_O": "Cantar en oros", "sing_C": "Cantar en copas", "sing_E": "Cantar en espadas",
+        "sing_B": "Cantar en bastos",
     },
 )

@@ -131,7 +131,7 @@ async def test_continue_later_saves_and_resume_is_exact(tmp_path):
             await play_my_turn(pilot, app)
         moves = list(screen.match.moves)
         slot = screen.slot
-        await pilot.press("c")
+        await pilot.press("escape")              # Esc continues later on every table
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
     match, _ = SaveStore(tmp_path / "saves").load(slot)

@@ -51,9 +51,9 @@ class CardTableApp(App[None]):
     TITLE = "cardtable"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
-        Binding("question_mark", "help", "Keys", show=False),
+        Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+        Binding("question_mark", "help", "help", show=False),
     ]
 
     def __init__(self, store: SaveStore | None = None, settings: Settings | None = None,
@@ -293,7 +293,7 @@ class CardTableApp(App[None]):
         from cardtable.ui.screens import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings

@@ -32,7 +32,7 @@ class HandEndDialog(ChoiceDialog):
     """The results of a hand, with «Next hand» / «Continue later». Subclasses give the body."""
 
     BINDINGS = [Binding("n,enter", "choose('next')", "next_hand"),
-                Binding("escape,c", "choose('later')", "continue_later"),
+                Binding("escape", "choose('later')", "continue_later"),
                 Binding("r", "choose('replay')", "replay_deal")]
     AUTO_FOCUS = "#next"
 

@@ -319,15 +319,15 @@ def last_trick_dialog(view: GongZhuView, style: str) -> LastTrickDialog:
 # ---------------------------------------------------------------- the table
 class GongZhuScreen(GameScreen):
     BINDINGS = [
-        Binding("left", "move(-1)", "←", show=False),
-        Binding("right", "move(1)", "→", show=False),
-        Binding("up", "lift", "Lift", show=False),
-        Binding("down", "lower", "Lower", show=False),
+        Binding("left", "move(-1)", "move_left", show=False),
+        Binding("right", "move(1)", "move_right", show=False),
+        Binding("up", "lift", "lift", show=False),
+        Binding("down", "lower", "lower", show=False),
         Binding("enter,space", "choose", "gz_play"),
         Binding("l", "last_trick", "last_trick"),
         Binding("h", "hint", "hint"),
         Binding("r", "rules", "rules"),
-        Binding("c", "continue_later", "continue_later"),
+        Binding("escape", "continue_later", "continue_later"),
         Binding("question_mark", "app.help", "help"),
     ]
     DEFAULT_CSS = """

@@ -498,8 +498,8 @@ class MatchEndScreen(MatchEndDialog):
 # ---------------------------------------------------------------- the table
 class GuandanScreen(GameScreen):
     BINDINGS = [
-        Binding("left", "cursor(-1)", "←", show=False),
-        Binding("right", "cursor(1)", "→", show=False),
+        Binding("left", "cursor(-1)", "move_left", show=False),
+        Binding("right", "cursor(1)", "move_right", show=False),
         Binding("up,space", "take", "gd_take", show=False),
         Binding("down", "put_back", "gd_put_back", show=False),
         Binding("enter", "play", "gd_play"),

@@ -32,12 +32,33 @@ from cardtable.ui.guard import AnswerOnce, on_top
 
 
 class HelpScreen(Screen):
+    """The keys: those of the screen it was opened from first, exactly as bound, then the rest."""
+
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "back")]
+
+    def __init__(self, source: Screen | None = None) -> None:
+        super().__init__()
+        self.source = source
+
+    def heading(self) -> str:
+        from cardtable.ui.gamescreen import GameScreen
+        from cardtable.ui.home import HomeScreen
+
+        source = self.source
+        if isinstance(source, GameScreen):
+            return t("keys_table", game=t(source.TITLE_KEY))
+        if isinstance(source, HomeScreen):
+            return t("home")
+        return str(getattr(source, "sub_title", "") or t("keys_here"))
+
+    def markdown(self) -> str:
+        from cardtable.ui.keys import keys_markdown
+
+        return keys_markdown(self.app, self.source or self.app.screen, self.heading())
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield MarkdownViewer(f"# {t('keys_title')}\n\n{t('help_text')}", show_table_of_contents=False,
-                             id="help-viewer")
+        yield MarkdownViewer(self.markdown(), show_table_of_contents=False, id="help-viewer")
         yield Footer()
 
     def on_mount(self) -> None:

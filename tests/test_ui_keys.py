@@ -1,0 +1,106 @@
+"""One key per meaning on the three tables, and a Keys screen that lists exactly the keys of the screen
+it was opened from, first (issue 8 point 9: the Guandan table listed «s Settings» and «q Quit»)."""
+
+import pytest
+from textual.widgets import MarkdownViewer
+
+from cardtable.i18n import t
+from cardtable.ui.dialogs import HandEndDialog
+from cardtable.ui.gamescreen import GameScreen
+from cardtable.ui.gongzhu import GongZhuScreen
+from cardtable.ui.guandan import GuandanScreen
+from cardtable.ui.guinote import GuinoteScreen
+from cardtable.ui.home import HomeScreen
+from cardtable.ui.keys import key_name
+from cardtable.ui.screens import HelpScreen
+from tests.ui_helpers import make_app, settle
+
+TABLES = {"guandan": GuandanScreen, "gongzhu": GongZhuScreen, "guinote": GuinoteScreen}
+# Meanings every table shares, and the one key each has on all of them.
+SHARED = {"continue_later": {"escape"}, "hint": {"h"}, "rules": {"r"}, "app.help": {"question_mark"}}
+
+
+def bound(screen_class):
+    """{key: (action, description)} as the class binds them (comma lists split)."""
+    keys = {}
+    for binding in screen_class.BINDINGS:
+        for key in binding.key.split(","):
+            keys[key.strip()] = (binding.action, binding.description)
+    return keys
+
+
+def sections(markdown):
+    """{heading: [(keys, action), ...]} in order, from the Keys screen's markdown."""
+    found, current = {}, None
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            current = line[3:].strip()
+            found[current] = []
+        elif current is not None and line.startswith("| ") and not line.startswith("|---"):
+            keys, action = (cell.strip() for cell in line.strip().strip("|").split("|"))
+            found[current].append((keys, action))
+    for rows in found.values():
+        if rows and rows[0] == (t("key_column"), t("action_column")):
+            del rows[0]
+    return found
+
+
+@pytest.mark.parametrize("game", TABLES)
+def test_one_key_per_meaning_across_the_tables(game):
+    keys = bound(TABLES[game])
+    for action, wanted in SHARED.items():
+        assert {key for key, (a, _) in keys.items() if a == action} == wanted, (game, action)
+    if game == "guinote":
+        assert keys["c"][0] == "cante('C')"           # c sings copas, so it cannot mean anything else
+    else:
+        assert "c" not in keys
+    if "l" in keys:
+        assert keys["l"][0] == "last_trick"
+
+
+def test_the_results_dialog_continues_later_with_esc_only():
+    later = {key for binding in HandEndDialog.BINDINGS for key in binding.key.split(",")
+             if binding.action == "choose('later')"}
+    assert later == {"escape"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("game", TABLES)
+async def test_the_keys_screen_lists_exactly_the_tables_keys_first(tmp_path, game, lang):
+    app = make_app(tmp_path, launch=("new", game, None, 1, "normal"), lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, GameScreen)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        found = sections(app.screen.query_one(MarkdownViewer).document.source)
+        heading, rows = next(iter(found.items()))
+        assert heading == t("keys_table", game=t(table.TITLE_KEY))
+        listed = [key for keys, _ in rows for key in keys.split(" / ")]
+        keys = bound(type(table))
+        assert sorted(listed) == sorted(key_name(key) for key in keys)          # exactly, once each
+        by_key = {key: action for keys_text, action in rows for key in keys_text.split(" / ")}
+        for key, (_, description) in keys.items():
+            assert by_key[key_name(key)] == t(description), key
+        assert by_key[key_name("escape")] == t("continue_later")
+        assert t("settings") not in by_key.values() and t("quit") not in by_key.values()
+        everywhere = dict((k, a) for ks, a in found[t("keys_everywhere")] for k in ks.split(" / "))
+        assert everywhere["Ctrl+Q"] == t("quit") and "?" not in everywhere      # ? is listed above
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is table
+
+
+async def test_the_keys_screen_from_home_lists_the_home_keys(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        found = sections(app.screen.query_one(MarkdownViewer).document.source)
+        heading, rows = next(iter(found.items()))
+        assert heading == t("home")
+        listed = sorted(key for keys, _ in rows for key in keys.split(" / "))
+        assert listed == sorted(key_name(key) for key in bound(HomeScreen))
