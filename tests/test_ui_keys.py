@@ -21,11 +21,14 @@ SHARED = {"continue_later": {"escape"}, "hint": {"h"}, "rules": {"r"}, "app.help
 
 
 def bound(screen_class):
-    """{key: (action, description)} as the class binds them (comma lists split)."""
+    """{key: (action, description)} as the class and its cardtable bases bind them (comma lists split;
+    a subclass's binding of a key wins)."""
     keys = {}
-    for binding in screen_class.BINDINGS:
-        for key in binding.key.split(","):
-            keys[key.strip()] = (binding.action, binding.description)
+    for cls in reversed(screen_class.__mro__):
+        if cls.__module__.startswith("cardtable") and "BINDINGS" in cls.__dict__:
+            for binding in cls.__dict__["BINDINGS"]:
+                for key in binding.key.split(","):
+                    keys[key.strip()] = (binding.action, binding.description)
     return keys
 
 
