@@ -34,7 +34,7 @@ async def test_replay_this_deal_is_practice(tmp_path):
         slot_file = tmp_path / "saves" / f"{real.slot}.json"
         saved = slot_file.read_bytes()
         hands_counted = (await app.statistics.call("summary"))[0].hands
-        await pilot.press("r")                                   # «Replay this deal»
+        await pilot.press("d")                                   # «Replay this deal»
         await settle(pilot)
         practice = next(s for s in reversed(app.screen_stack) if isinstance(s, GongZhuScreen))
         assert practice is not real and practice.practice

@@ -33,7 +33,7 @@ class HandEndDialog(ChoiceDialog):
 
     BINDINGS = [Binding("n,enter", "choose('next')", "next_hand"),
                 Binding("escape", "choose('later')", "continue_later"),
-                Binding("r", "choose('replay')", "replay_deal")]
+                Binding("d", "choose('replay')", "replay_deal")]
     AUTO_FOCUS = "#next"
 
     def __init__(self, title: str, match_over: bool) -> None:
