@@ -166,6 +166,39 @@ def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tup
     return samples
 
 
+SEARCH_LEVELS = ("hard", "expert")
+
+
+def search_decision_times(game: str, level: str, samples: int) -> tuple[list[float], list[float]]:
+    """(wall, CPU) seconds of the search level's decisions, taken at every seat to move in hands
+    played by `normal` bots (so the positions are those a search bot meets), from seed 1 on. The CPU
+    time is the machine's own speed when other jobs share the cores."""
+    from cardtable import games, sim
+
+    spec = games.get(game)
+    bot, normal = spec.bot(level), spec.bot("normal")
+    wall: list[float] = []
+    cpu: list[float] = []
+    seed = 1
+    while len(wall) < samples:
+        match = spec.new_match(seed=seed)
+        seed += 1
+        while match.hand == 1 and not match.is_over() and len(wall) < samples:
+            seat = match.to_move()
+            view = match.view(seat)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            bot.choose(view)
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            match.apply(*reversed(sim.next_cpu_move(match, lambda _: normal)))
+    return wall, cpu
+
+
+def describe_times(times: list[float]) -> str:
+    return (f"median {statistics.median(times) * 1e3:.0f} ms, p95 {_pct(times, 0.95) * 1e3:.0f} ms, "
+            f"max {max(times) * 1e3:.0f} ms")
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -196,6 +229,11 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
         hands, matches, _ = playout_rate(game, seconds)
         print(f"{game:8} random  playouts {hands:8.1f} hands/s ({matches:.2f} matches/s, CPU time)")
         for level in games.get(game).bots:
+            if level in SEARCH_LEVELS:
+                wall, cpu = search_decision_times(game, level, 60 if level == "hard" else 20)
+                print(f"{game:8} {level:7} one decision ({len(wall)} positions): wall {describe_times(wall)}; "
+                      f"CPU {describe_times(cpu)}")
+                continue
             hands, matches, ratio = sim_rate(game, level, seconds)
             times = decision_times(game, level)
             print(f"{game:8} {level:7} sim {hands:8.1f} hands/s ({matches:.2f} matches/s, CPU time; "

@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new", help="start a new game", description="Start a new game at the table.")
     new.add_argument("game", help=f"one of: {names}")
     new.add_argument("--seed", help="game number (default: random)")
-    new.add_argument("--level", default="normal", help="CPU level: easy or normal (default: normal)")
+    new.add_argument("--level", default="normal", help="CPU level: easy, normal, hard or expert (default: normal)")
     new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                      help="a rule option, e.g. target=1000 (repeatable)")
 
@@ -85,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="CPU levels: one for all, or four comma-separated (seat 0 first)")
     sim.add_argument("--rotate", action="store_true",
                      help="play each deal under every seating (all four rotations, or both pair orders)")
+    sim.add_argument("--hands", type=_count, metavar="H", help="stop each match after H hands")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     sim.add_argument("--jobs", type=_count, default=None, metavar="N",
                      help="play in N processes (default: the machine's cores); the results and the history "
@@ -412,6 +413,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         raise CliError(f"--games must be at least 1 and at most {MAX_GAMES}")
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         raise CliError(f"--jobs must be at least 1 and at most {MAX_JOBS}")
+    if args.hands is not None and args.hands < 1:
+        raise CliError("--hands must be at least 1")
     try:
         players = sim.parse_players(spec, args.players)
     except ValueError as exc:
@@ -443,13 +446,15 @@ def _sim_with_progress(spec, options, args, seed, players, history):
 
     jobs = args.jobs if args.jobs is not None else sim.default_jobs()
     if not sys.stderr.isatty() or os.environ.get("CI"):
-        return sim.run(spec, options, args.games, seed, players, history, args.legal, args.rotate, jobs=jobs)
+        return sim.run(spec, options, args.games, seed, players, history, args.legal, args.rotate, jobs=jobs,
+                       hands=args.hands)
     from rich.progress import Progress
 
     with Progress(transient=True) as progress:
         task = progress.add_task(f"{spec.title}", total=args.games)
         return sim.run(spec, options, args.games, seed, players, history, args.legal, args.rotate,
-                       progress=lambda done: progress.update(task, completed=done), jobs=jobs)
+                       progress=lambda done: progress.update(task, completed=done), jobs=jobs,
+                       hands=args.hands)
 
 
 def _print_sim(spec, result, players) -> None:
@@ -470,3 +475,9 @@ def _print_sim(spec, result, players) -> None:
         table.add_row(level, str(stats.n), f"{stats.mean:.3f}", f"± {stats.ci95:.3f}",
                       str(result.wins_by_level.get(level, 0)))
     console.print(table)
+    for level, stats in sorted(result.decided_by_level.items()):
+        console.print(f"{level}: wins {stats.mean:.1%} ± {stats.ci95:.1%} of {stats.n} decided team-hands")
+    if result.paired is not None and result.paired.n:
+        first, second = result.paired_levels
+        console.print(f"duplicate deals: {first} − {second} = {result.paired.mean:+.3f} ± {result.paired.ci95:.3f} "
+                      f"(95% CI, {result.paired.n} deals, {spec.score_label})")

@@ -61,6 +61,12 @@ class SimResult:
     seconds: float = 0.0
     by_level: dict[str, LevelStats] = dataclasses.field(default_factory=dict)
     wins_by_level: dict[str, int] = dataclasses.field(default_factory=dict)
+    # Partnership games: the share of *decided* hands (a Guiñote hand de vueltas is not decided).
+    decided_by_level: dict[str, LevelStats] = dataclasses.field(default_factory=dict)
+    # Duplicate deals (two levels, --rotate): per (match, hand) the first level's mean result minus the
+    # second's over every seating of that same deal; its mean and CI are the arena's paired figure.
+    paired: LevelStats | None = None
+    paired_levels: tuple[str, str] | None = None
 
 
 def next_cpu_move(match, bot_for: Callable[[int], object]) -> tuple[int, object]:
@@ -91,17 +97,20 @@ class MatchOutcome:
     hands: int = 0
     moves: int = 0
     scores: list[tuple[str, float]] = dataclasses.field(default_factory=list)   # (level, value) in order
+    by_hand: list[tuple[int, str, float, bool]] = dataclasses.field(default_factory=list)  # (hand, level, value, decided)
     wins: list[str] = dataclasses.field(default_factory=list)
     history: str | None = None
 
 
 def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], bots: dict[str, object],
-               history: TextIO | None, legal: bool) -> MatchOutcome:
-    """Play one CPU-only match, writing its history to ``history`` if given."""
+               history: TextIO | None, legal: bool, hands: int | None = None) -> MatchOutcome:
+    """Play one CPU-only match (its first ``hands`` hands if given), writing its history to ``history``
+    if given."""
     match = spec.new_match(options, seed)
     labels = [f"cpu:{level}" for level in seating]
     writer = HistoryWriter(history, match, labels, legal) if history is not None else None
     outcome = MatchOutcome()
+    seen = 0
     while (seat := match.to_move()) is not None:
         seat, move = next_cpu_move(match, lambda s: bots[seating[s]])
         if writer is not None:
@@ -109,13 +118,20 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
         else:
             match.apply(move, seat)
         outcome.moves += 1
+        if hands is not None and len(match.events) != seen:
+            seen = len(match.events)
+            if sum(1 for record in match.events if record["type"] == "hand_end") >= hands:
+                break
     for record in match.events:
         if record["type"] == "hand_end":
             outcome.hands += 1
-            for s, value in enumerate(spec.hand_scores(record)):
+            scores = spec.hand_scores(record)
+            decided = spec.partnerships and any(scores)   # a Guiñote hand de vueltas is not decided
+            for s, value in enumerate(scores):
                 if spec.partnerships and s >= 2:
                     continue     # partners share the result: count each team once per hand
                 outcome.scores.append((seating[s], value))
+                outcome.by_hand.append((record["hand"], seating[s], value, decided))
         elif record["type"] == "match_end":
             for s in _match_winners(record):
                 if spec.partnerships and s >= 2:
@@ -131,13 +147,31 @@ def _add(result: SimResult, outcome: MatchOutcome, history: TextIO | None) -> No
         result.by_level.setdefault(level, LevelStats()).add(value)
     for level in outcome.wins:
         result.wins_by_level[level] = result.wins_by_level.get(level, 0) + 1
+    for _, level, value, decided in outcome.by_hand:
+        if decided:
+            result.decided_by_level.setdefault(level, LevelStats()).add(value)
     result.matches += 1
     if history is not None and outcome.history is not None:
         history.write(outcome.history)
 
 
+def _pair(result: SimResult, outcomes: list[MatchOutcome]) -> None:
+    """Duplicate deals: for each hand of one match index, the first level's mean result minus the
+    second's over every seating that played that hand."""
+    if result.paired is None:
+        return
+    first, second = result.paired_levels
+    by_hand: dict[int, dict[str, list[float]]] = {}
+    for outcome in outcomes:
+        for hand, level, value, _ in outcome.by_hand:
+            by_hand.setdefault(hand, {}).setdefault(level, []).append(value)
+    for values in by_hand.values():
+        if values.get(first) and values.get(second):
+            result.paired.add(sum(values[first]) / len(values[first]) - sum(values[second]) / len(values[second]))
+
+
 def _worker_matches(game: str, options: Options, seed: int, players: list[str], rotate: bool, want_history: bool,
-                    legal: bool, index: int) -> list[MatchOutcome]:
+                    legal: bool, hands: int | None, index: int) -> list[MatchOutcome]:
     """In a worker process: every seating of match ``index`` (the history kept as text)."""
     from cardtable import games
 
@@ -149,7 +183,7 @@ def _worker_matches(game: str, options: Options, seed: int, players: list[str], 
     out = []
     for seating in rotations(spec, players, rotate):
         buffer = io.StringIO() if want_history else None
-        outcome = play_match(spec, options, seed + index, seating, bots, buffer, legal)
+        outcome = play_match(spec, options, seed + index, seating, bots, buffer, legal, hands)
         outcome.history = buffer.getvalue() if buffer is not None else None
         out.append(outcome)
     return out
@@ -165,28 +199,36 @@ def default_jobs() -> int:
 
 def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[str],
         history: TextIO | None = None, legal: bool = False, rotate: bool = False,
-        progress: Callable[[int], None] | None = None, jobs: int = 1) -> SimResult:
+        progress: Callable[[int], None] | None = None, jobs: int = 1, hands: int | None = None) -> SimResult:
     """Play ``games`` matches from seeds ``seed, seed+1, ...`` (each under every seating with
     ``rotate``), writing the history if asked. With ``jobs`` > 1 the matches are played in that many
-    processes and added up in match order: the result and the history are the same as with one."""
+    processes and added up in match order: the result and the history are the same as with one.
+    ``hands`` stops each match after that many hands (so that long matches fit an arena)."""
     result = SimResult()
+    levels = list(dict.fromkeys(players))
+    if rotate and len(levels) == 2:
+        result.paired, result.paired_levels = LevelStats(), (levels[0], levels[1])
     start = time.perf_counter()
     jobs = max(1, min(jobs, games))
     if jobs == 1:
         bots = {level: spec.bot(level) for level in set(players)}
         for index in range(games):
-            for seating in rotations(spec, players, rotate):
-                _add(result, play_match(spec, options, seed + index, seating, bots, history, legal), None)
+            outcomes = [play_match(spec, options, seed + index, seating, bots, history, legal, hands)
+                        for seating in rotations(spec, players, rotate)]
+            for outcome in outcomes:
+                _add(result, outcome, None)
+            _pair(result, outcomes)
             if progress is not None:
                 progress(index + 1)
     else:
         work = functools.partial(_worker_matches, spec.name, options, seed, players, rotate, history is not None,
-                                 legal)
+                                 legal, hands)
         chunk = max(1, min(8, games // (jobs * 4)))
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
             for index, outcomes in enumerate(pool.map(work, range(games), chunksize=chunk)):
                 for outcome in outcomes:
                     _add(result, outcome, history)
+                _pair(result, outcomes)
                 if progress is not None:
                     progress(index + 1)
     result.seconds = time.perf_counter() - start

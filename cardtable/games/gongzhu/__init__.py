@@ -2,6 +2,7 @@
 
 from cardtable.games import GameSpec
 from cardtable.games.gongzhu.bots import BOTS
+from cardtable.games.gongzhu.search import ExpertBot, HardBot
 from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuOptions
 
 
@@ -14,7 +15,7 @@ SPEC = GameSpec(
     title="Gong Zhu",
     match_type=GongZhuMatch,
     options_type=GongZhuOptions,
-    bots=BOTS,
+    bots={**BOTS, "hard": HardBot, "expert": ExpertBot},
     hand_scores=hand_scores,
     score_label="points per hand",
     ui="cardtable.ui.gongzhu:GongZhuScreen",

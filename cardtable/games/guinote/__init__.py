@@ -2,6 +2,7 @@
 
 from cardtable.games import GameSpec
 from cardtable.games.guinote.bots import BOTS
+from cardtable.games.guinote.search import ExpertBot, HardBot
 from cardtable.games.guinote.state import GuinoteMatch, GuinoteOptions
 
 
@@ -16,7 +17,7 @@ SPEC = GameSpec(
     title="Guiñote",
     match_type=GuinoteMatch,
     options_type=GuinoteOptions,
-    bots=BOTS,
+    bots={**BOTS, "hard": HardBot, "expert": ExpertBot},
     hand_scores=hand_scores,
     score_label="share of hands won by the pair",
     ui="cardtable.ui.guinote:GuinoteScreen",

@@ -1,0 +1,72 @@
+"""Gong Zhu `hard`/`expert`: determinized search over worlds sampled from the view (cardtable.search).
+
+Each player scores for themself, so a move is rated by the seat's own points for the hand, the
+Transformer, the shown cards' doubling and the all-hearts swing included (the engine scores the finished
+rollout exactly as it scores a real hand).
+"""
+
+from __future__ import annotations
+
+from cardtable import search
+from cardtable.games.gongzhu.bots import NormalBot
+from cardtable.games.gongzhu.sampling import sample_hands
+from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuView, Play, Show
+from cardtable.rng import Rng
+
+DEFAULT_BUDGET = search.Budget(moves=6000, min_playouts=12)
+
+
+def world(view: GongZhuView, rng: Rng) -> GongZhuMatch:
+    """A match in the play phase consistent with ``view``: its hidden hands drawn by the sampler."""
+    hands = sample_hands(view, rng)
+    match = GongZhuMatch.__new__(GongZhuMatch)
+    match.options = view.options
+    match.seed = 0
+    match.moves = []
+    match.log = []
+    match.hand = view.hand_number
+    match.totals = list(view.totals)
+    match.results = []
+    match.finished = False
+    match.hands = [list(h) for h in hands]
+    match.must_lead_2c = view.hand_number == 1
+    match.leader = view.leader
+    match.shown = [tuple(cards) for cards in view.shown]
+    match.trick = list(view.trick)
+    match.tricks = list(view.tricks)
+    match.winners = list(view.winners)
+    match.taken = [list(pile) for pile in view.taken]
+    match.suits_led = set(view.suits_led)
+    return match
+
+
+def hand_points(record: dict, match: GongZhuMatch, seat: int) -> float:
+    return float(record["lines"][seat]["hand"])
+
+
+class HardBot:
+    """Searches each play over sampled worlds with `normal` rollouts; shows as `normal` does (the
+    other seats' choices are hidden while showing, so there is nothing to sample yet)."""
+
+    level = "hard"
+
+    def __init__(self, budget: search.Budget = DEFAULT_BUDGET) -> None:
+        self.budget = budget
+        self.policy = NormalBot()
+
+    def evaluate(self, view: GongZhuView) -> search.Evaluation:
+        preferred = self.policy.choose(view)
+        if view.phase == "show" or len(view.legal) <= 1:
+            return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        return search.choose(view, list(view.legal), world, lambda _seat: self.policy, hand_points,
+                             self.budget, sum(view.counts), preferred=preferred, tie=1.0)
+
+    def choose(self, view: GongZhuView) -> Show | Play:
+        return self.evaluate(view).move
+
+
+class ExpertBot(HardBot):
+    level = "expert"
+
+    def __init__(self) -> None:
+        super().__init__(DEFAULT_BUDGET.scaled(4))

@@ -1,0 +1,113 @@
+"""Guiñote `hard`/`expert`: determinized search over worlds sampled from the view (cardtable.search).
+
+A partnership game: a play is rated for the pair — winning the hand counts most (the measure is hands
+won), the margin in points breaks ties between moves that win (or lose) equally often. Exchanges,
+cantes and claims stay with the `normal` rules (always exchange, sing the 40 first, claim exactly when
+past 100), which are already right.
+"""
+
+from __future__ import annotations
+
+from cardtable import search
+from cardtable.games.guinote import rules
+from cardtable.games.guinote.bots import NormalBot
+from cardtable.games.guinote.sampling import sample_world
+from cardtable.games.guinote.state import Exchange, GuinoteMatch, GuinoteView, Play
+from cardtable.rng import Rng
+from cardtable.tricks import team_of
+
+DEFAULT_BUDGET = search.Budget(moves=7000, min_playouts=16)
+MARGIN_WEIGHT = 0.004     # 100 points of margin weigh less than half a hand
+
+
+def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
+    """A match consistent with ``view``: the other hands and the stock's order drawn by the sampler."""
+    hands, stock = sample_world(view, rng)
+    match = GuinoteMatch.__new__(GuinoteMatch)
+    match.options = view.options
+    match.seed = 0
+    match.moves = []
+    match.log = []
+    match.hand = view.hand_number
+    match.score = list(view.score)
+    match.cotos = list(view.cotos)
+    match.finished = view.over
+    match.results = []
+    match.dealer = view.dealer
+    match.mano = view.mano
+    match.hands = [list(h) for h in hands]
+    match.pinta = view.pinta
+    match.trump = view.trump
+    match.stock = list(stock)
+    match.pinta_taker = view.pinta_taker
+    match.exchange = view.exchange
+    match.leader = view.trick[0][0] if view.trick else view.to_move
+    match.trick = list(view.trick)
+    match.tricks = list(view.tricks)
+    match.winners = list(view.winners)
+    match.card_points = list(view.card_points)
+    match.cantes = _cantes(view)
+    match.window_pair = view.window_pair
+    match.window_singers = {seat for seat, _, _, after in match.cantes
+                            if view.window_pair is not None and after == len(view.tricks)
+                            and team_of(seat) == view.window_pair}
+    match.exchange_seat = None
+    if view.window_pair is not None and len(view.tricks) <= rules.PHASE1_TRICKS and not view.trick:
+        match.exchange_seat = match._exchange_candidate(view.window_pair)
+        if match.exchange_seat == view.seat and not any(isinstance(m, Exchange) for m in view.legal):
+            match.exchange_seat = None      # the 7 came in the draw after the trick: not this time
+    match.vueltas = view.vueltas
+    match.carry = tuple(view.carry)
+    match._sort_hands()
+    return match
+
+
+def _cantes(view: GuinoteView) -> list[tuple[int, str, int, int]]:
+    """The cantes as the engine keeps them. A 20 sung by the other pair in arrastre is public only as
+    «20»: it gets a plain suit nobody has sung (which suit it was changes nothing but which suits remain
+    to sing, and the sampler cannot know it either)."""
+    known = {c.suit for c in view.cantes if c.suit is not None}
+    out = []
+    for cante in view.cantes:
+        suit = cante.suit
+        if suit is None:
+            suit = next(s for s in "OCEB" if s != view.trump and s not in known)
+            known.add(suit)
+        out.append((cante.seat, suit, cante.points, cante.trick))
+    return out
+
+
+def pair_result(record: dict, match: GuinoteMatch, seat: int) -> float:
+    pair = team_of(seat)
+    winner = record["winner"]
+    outcome = 0.0 if winner is None else (1.0 if winner == pair else -1.0)
+    totals = record["totals"]
+    return outcome + MARGIN_WEIGHT * (totals[pair] - totals[1 - pair])
+
+
+class HardBot:
+    """Searches each play over sampled worlds with `normal` rollouts for all four seats."""
+
+    level = "hard"
+
+    def __init__(self, budget: search.Budget = DEFAULT_BUDGET) -> None:
+        self.budget = budget
+        self.policy = NormalBot()
+
+    def evaluate(self, view: GuinoteView) -> search.Evaluation:
+        preferred = self.policy.choose(view)
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        if not isinstance(preferred, Play) or len(plays) <= 1:
+            return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        return search.choose(view, plays, world, lambda _seat: self.policy, pair_result, self.budget,
+                             sum(view.counts) + view.stock_count, preferred=preferred, tie=0.01)
+
+    def choose(self, view: GuinoteView):
+        return self.evaluate(view).move
+
+
+class ExpertBot(HardBot):
+    level = "expert"
+
+    def __init__(self) -> None:
+        super().__init__(DEFAULT_BUDGET.scaled(4))

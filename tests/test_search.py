@@ -1,0 +1,193 @@
+"""The search levels (hard/expert): fair (a function of the PlayerView only), deterministic, legal, and
+their worlds consistent with the view. Small budgets keep these quick."""
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable import games, search, sim
+from cardtable.games.gongzhu import rules as gz_rules
+from cardtable.games.gongzhu import search as gz_search
+from cardtable.games.guinote import search as gn_search
+from cardtable.games.guinote.state import Play as GuinotePlay
+from cardtable.rng import Rng
+
+SMALL = search.Budget(moves=240, min_playouts=4)
+GONGZHU = games.get("gongzhu")
+GUINOTE = games.get("guinote")
+
+
+def advance(spec, seed, steps):
+    """A match after ``steps`` moves of `normal` bots (optional moves included)."""
+    match = spec.new_match(seed=seed)
+    bot = spec.bot("normal")
+    for _ in range(steps):
+        if match.is_over():
+            break
+        seat, move = sim.next_cpu_move(match, lambda _: bot)
+        match.apply(move, seat)
+    return match
+
+
+# ---------------------------------------------------------------- Gong Zhu
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10 ** 6), steps=st.integers(4, 50), rng_seed=st.integers(0, 2 ** 32))
+def test_gongzhu_world_shows_the_same_view(seed, steps, rng_seed):
+    match = advance(GONGZHU, seed, steps)
+    seat = match.to_move()
+    view = match.view(seat)
+    if view.phase != "play":
+        return
+    world = gz_search.world(view, Rng(rng_seed))
+    assert dataclasses.replace(world.view(seat), bot_seed=view.bot_seed) == view
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 10 ** 6), steps=st.integers(4, 50))
+def test_gongzhu_hard_decision_depends_only_on_the_view(seed, steps):
+    """Deal the cards hidden from the bot differently (each other seat keeps its count, its shown cards
+    and its voids: cards of one suit move between two seats that both hold that suit): same view, same
+    bot seed, so the same decision."""
+    match = advance(GONGZHU, seed, steps)
+    seat = match.to_move()
+    view = match.view(seat)
+    bot = gz_search.HardBot(SMALL)
+    first = bot.choose(view)
+    assert first in view.legal
+    other = match.clone()
+    others = [s for s in range(4) if s != seat]
+    shown = {c for cards in other.shown for c in (cards or ())}
+    swapped = False
+    for a in others:
+        for b in others:
+            if a < b:
+                for card_a in list(other.hands[a]):
+                    mate = next((c for c in other.hands[b] if c.suit == card_a.suit and c not in shown
+                                 and card_a not in shown), None)
+                    if mate is not None:
+                        other.hands[a].remove(card_a)
+                        other.hands[b].remove(mate)
+                        other.hands[a].append(mate)
+                        other.hands[b].append(card_a)
+                        swapped = True
+                        break
+    for hand in other.hands:
+        hand.sort(key=gz_rules.sort_key)
+    assert other.view(seat) == view
+    if swapped:
+        assert [sorted(h) for h in other.hands] != [sorted(h) for h in match.hands]
+    assert gz_search.HardBot(SMALL).choose(other.view(seat)) == first
+
+
+def test_gongzhu_hard_repeats_its_decision_for_the_same_seed():
+    match = advance(GONGZHU, 7, 9)
+    view = match.view(match.to_move())
+    first = gz_search.HardBot(SMALL).evaluate(view)
+    second = gz_search.HardBot(SMALL).evaluate(view)
+    assert first == second
+    assert first.playouts > 0 and len(view.legal) > 1
+
+
+def test_gongzhu_hard_plays_a_whole_hand_legally():
+    match = GONGZHU.new_match(seed=3)
+    bots = [gz_search.HardBot(SMALL), GONGZHU.bot("normal"), GONGZHU.bot("easy"), GONGZHU.bot("normal")]
+    while match.hand == 1:
+        seat = match.to_move()
+        move = bots[seat].choose(match.view(seat))
+        assert move in match.legal_moves()
+        match.apply(move)
+    assert match.results
+
+
+# ---------------------------------------------------------------- Guiñote
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10 ** 6), steps=st.integers(0, 60), rng_seed=st.integers(0, 2 ** 32))
+def test_guinote_world_shows_the_same_view(seed, steps, rng_seed):
+    match = advance(GUINOTE, seed, steps)
+    if match.is_over():
+        return
+    for seat in [match.to_move()] + match.optional_movers():
+        view = match.view(seat)
+        world = gn_search.world(view, Rng(rng_seed))
+        assert dataclasses.replace(world.view(seat), bot_seed=view.bot_seed) == view
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 10 ** 6), steps=st.integers(0, 45))
+def test_guinote_hard_decision_depends_only_on_the_view(seed, steps):
+    """Shuffle the hidden cards (the other hands and the stock) among those places: same view, same
+    bot seed, so the same decision."""
+    match = advance(GUINOTE, seed, steps)
+    if match.is_over():
+        return
+    seat = match.to_move()
+    view = match.view(seat)
+    first = gn_search.HardBot(SMALL).choose(view)
+    assert first is None or first in view.legal
+    other = match.clone()
+    hidden = [s for s in range(4) if s != seat]
+    pool = [c for s in hidden for c in other.hands[s]] + list(other.stock)
+    pool.reverse()
+    for s in hidden:
+        n = len(other.hands[s])
+        other.hands[s], pool = pool[:n], pool[n:]
+    other.stock = pool
+    other._sort_hands()
+    assert other.view(seat) == view
+    assert gn_search.HardBot(SMALL).choose(other.view(seat)) == first
+
+
+def test_guinote_hard_repeats_its_decision_for_the_same_seed():
+    match = advance(GUINOTE, 11, 6)
+    view = match.view(match.to_move())
+    assert sum(isinstance(m, GuinotePlay) for m in view.legal) > 1
+    first = gn_search.HardBot(SMALL).evaluate(view)
+    assert first == gn_search.HardBot(SMALL).evaluate(view)
+    assert first.playouts > 0
+
+
+def test_guinote_hard_plays_a_whole_hand_legally():
+    match = GUINOTE.new_match(seed=5)
+    hard = gn_search.HardBot(SMALL)
+    normal = GUINOTE.bot("normal")
+    bots = [hard, normal, hard, normal]
+    while match.hand == 1:
+        seat, move = sim.next_cpu_move(match, lambda s: bots[s])
+        assert move in match.legal_moves(seat)
+        match.apply(move, seat)
+    assert match.results
+
+
+# ---------------------------------------------------------------- the core
+def test_search_keeps_the_preferred_move_on_a_tie_and_counts_its_budget():
+    match = advance(GONGZHU, 2, 5)
+    view = match.view(match.to_move())
+    budget = search.Budget(moves=0, min_playouts=60)
+
+    def flat(record, world, seat):
+        return 0.0
+
+    preferred = view.legal[-1]
+    result = search.choose(view, list(view.legal), gz_search.world, lambda _: GONGZHU.bot("easy"), flat,
+                           budget, sum(view.counts), preferred=preferred)
+    assert result.move == preferred
+    assert len(view.legal) > 1
+    assert 0 < result.playouts <= 60
+    assert result.cost_of(preferred) == 0.0
+
+
+def test_levels_are_registered():
+    for spec in (GONGZHU, GUINOTE):
+        assert {"easy", "normal", "hard", "expert"} <= set(spec.bots)
+        assert spec.bot("expert").budget.moves == 4 * spec.bot("hard").budget.moves
+
+
+def test_sim_stops_each_match_after_the_hands_asked_and_pairs_the_deals():
+    result = sim.run(GUINOTE, GUINOTE.options_type(), 2, 1, ["normal", "easy", "normal", "easy"],
+                     rotate=True, hands=2)
+    assert result.matches == 4
+    assert result.hands == 8
+    assert result.paired is not None and result.paired_levels == ("normal", "easy")
+    assert result.paired.n >= 2
+    assert sum(s.n for s in result.decided_by_level.values()) <= 2 * result.hands
