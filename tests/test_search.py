@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from cardtable import games, search, sim
 from cardtable.games.gongzhu import rules as gz_rules
 from cardtable.games.gongzhu import search as gz_search
+from cardtable.games.guandan import search as gd_search
+from cardtable.games.guandan.state import Pass, Return
 from cardtable.games.guinote import search as gn_search
 from cardtable.games.guinote.state import Play as GuinotePlay
 from cardtable.rng import Rng
@@ -16,6 +18,7 @@ from cardtable.rng import Rng
 SMALL = search.Budget(moves=240, min_playouts=4)
 GONGZHU = games.get("gongzhu")
 GUINOTE = games.get("guinote")
+GUANDAN = games.get("guandan")
 
 
 def advance(spec, seed, steps):
@@ -159,6 +162,68 @@ def test_guinote_hard_plays_a_whole_hand_legally():
     assert match.results
 
 
+# ---------------------------------------------------------------- Guandan
+def guandan_positions(seed, hands=2):
+    """(match, seat) at every play or return decision of the first hands of a `normal` match."""
+    match = GUANDAN.new_match(seed=seed)
+    bot = GUANDAN.bot("normal")
+    while not match.is_over() and match.hand <= hands:
+        seat = match.to_move()
+        view = match.view(seat)
+        if view.phase == "play" or any(isinstance(m, Return) for m in view.legal):
+            yield match, seat
+        match.apply(bot.choose(view), seat)
+
+
+def test_guandan_worlds_show_the_same_view():
+    for index, (match, seat) in enumerate(guandan_positions(4)):
+        view = match.view(seat)
+        world = gd_search.world(view, Rng(index))
+        assert dataclasses.replace(world.view(seat), bot_seed=view.bot_seed) == view
+        if view.top is not None:   # those who passed since the top play are the ones the world skips
+            assert world.passed == match.passed
+
+
+@settings(max_examples=5)
+@given(seed=st.integers(0, 10 ** 6), skip=st.integers(0, 150))
+def test_guandan_hard_decision_depends_only_on_the_view(seed, skip):
+    positions = guandan_positions(seed)
+    for _ in range(skip):
+        if next(positions, None) is None:
+            return
+    found = next(positions, None)
+    if found is None:
+        return
+    match, seat = found
+    view = match.view(seat)
+    first = gd_search.HardBot(SMALL).choose(view)
+    assert first in view.legal
+    other = match.clone()
+    hidden = [s for s in range(4) if s != seat]
+    pool = [c for s in hidden for c in other.hands[s]]
+    pool.reverse()
+    for s in hidden:
+        n = len(other.hands[s])
+        other.hands[s], pool = pool[:n], pool[n:]
+    other._sort()
+    assert other.view(seat) == view
+    assert gd_search.HardBot(SMALL).choose(other.view(seat)) == first
+
+
+def test_guandan_hard_repeats_its_decision_and_weighs_a_short_list():
+    for match, seat in guandan_positions(9, hands=1):
+        view = match.view(seat)
+        preferred = GUANDAN.bot("normal").choose(view)
+        moves = gd_search.candidates(view, preferred)
+        if len(moves) > 2 and view.top is not None:
+            break
+    assert moves[0] == preferred and Pass() in moves
+    assert all(m in view.legal for m in moves) and len(moves) <= gd_search.MAX_CANDIDATES
+    first = gd_search.HardBot(SMALL).evaluate(view)
+    assert first == gd_search.HardBot(SMALL).evaluate(view)
+    assert first.move in moves and first.playouts > 0
+
+
 # ---------------------------------------------------------------- the core
 def test_search_keeps_the_preferred_move_on_a_tie_and_counts_its_budget():
     match = advance(GONGZHU, 2, 5)
@@ -178,7 +243,7 @@ def test_search_keeps_the_preferred_move_on_a_tie_and_counts_its_budget():
 
 
 def test_levels_are_registered():
-    for spec in (GONGZHU, GUINOTE):
+    for spec in (GONGZHU, GUINOTE, GUANDAN):
         assert {"easy", "normal", "hard", "expert"} <= set(spec.bots)
         assert spec.bot("expert").budget.moves == 4 * spec.bot("hard").budget.moves
 

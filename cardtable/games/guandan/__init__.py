@@ -2,6 +2,7 @@
 
 from cardtable.games import GameSpec
 from cardtable.games.guandan.bots import BOTS
+from cardtable.games.guandan.search import ExpertBot, HardBot
 from cardtable.games.guandan.state import GuandanMatch, GuandanOptions
 
 
@@ -44,7 +45,7 @@ SPEC = GameSpec(
     title="Guandan",
     match_type=GuandanMatch,
     options_type=GuandanOptions,
-    bots=BOTS,
+    bots={**BOTS, "hard": HardBot, "expert": ExpertBot},
     hand_scores=hand_scores,
     score_label="share of deals won by the team",
     ui="cardtable.ui.guandan:GuandanScreen",

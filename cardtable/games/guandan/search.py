@@ -1,0 +1,129 @@
+"""Guandan `hard`/`expert`: determinized search over worlds sampled from the view (cardtable.search).
+
+A partnership game rated per pair: a finished deal is worth the levels it moves (+3/+2/+1 for the pair
+whose player went out first, the same negative for the other pair). A Guandan turn can offer hundreds of
+plays, so the search weighs a short list: the `normal` plan's choice, passing, the groups of its hand
+plan that are legal now, and the cheapest plain play and bomb. Over a partner's winning play the
+`normal` rule (pass) stands unless the search rates a beating play clearly better. Returns of the
+tribute are searched too; the tribute itself is forced (the highest card).
+"""
+
+from __future__ import annotations
+
+from cardtable import search
+from cardtable.games.guandan import rules
+from cardtable.games.guandan.bots import NormalBot, _combo, decompose
+from cardtable.games.guandan.sampling import sample_hands
+from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return
+from cardtable.rng import Rng
+from cardtable.tricks import partner, team_of
+
+DEFAULT_BUDGET = search.Budget(moves=560, min_playouts=7)
+RISE = {1: 3, 2: 2, 3: 1}
+MAX_CANDIDATES = 7
+PARTNER_TIE = 0.25       # levels a beating play must gain over passing on a partner's winning play
+
+
+def world(view: GuandanView, rng: Rng) -> GuandanMatch:
+    """A match consistent with ``view`` (play phase, or the returns of the tribute)."""
+    hands = sample_hands(view, rng)
+    match = GuandanMatch.__new__(GuandanMatch)
+    match.options = view.options
+    match.seed = 0
+    match.moves = []
+    match.log = []
+    match.hand = view.hand_number
+    match.levels = list(view.levels)
+    match.a_failures = list(view.a_failures)
+    match.declarer = view.declarer
+    match.finished = False
+    match.results = []
+    match.level = view.level
+    match.hands = [list(h) for h in hands]
+    match._sort()
+    match.finish = list(view.finish)
+    match.top = view.top
+    match.actions = list(view.actions)
+    match.played = list(view.played)
+    match.plays = list(view.plays)
+    match.tribute_moves = list(view.tribute_moves)
+    match.anti_holders = view.anti_holders
+    match.tribute = view.tribute
+    match.paid = {giver: card for kind, giver, _, card in view.tribute_moves if kind == "tribute"}
+    match.receiver_of = {giver: receiver for kind, giver, receiver, _ in view.tribute_moves if kind == "tribute"}
+    match.pending = []
+    if view.phase == "tribute":
+        returned = {giver for kind, giver, _, _ in view.tribute_moves if kind == "return"}
+        order = [view.to_move] + [r for r in match.receiver_of.values() if r != view.to_move and r not in returned]
+        match.pending = [("return", seat) for seat in order]
+    match.leader = view.to_move
+    match.turn = view.to_move
+    match.passed = set()
+    if view.top is not None:
+        seat = (view.top.seat + 1) % 4
+        while seat != view.to_move:
+            if match.hands[seat]:
+                match.passed.add(seat)
+            seat = (seat + 1) % 4
+    return match
+
+
+def pair_levels(record: dict, match: GuandanMatch, seat: int) -> float:
+    finish = record["finish"]
+    first = finish[0]
+    rise = RISE[finish.index(partner(first))]
+    return float(rise if team_of(first) == team_of(seat) else -rise)
+
+
+def candidates(view: GuandanView, preferred) -> list:
+    """The short list the search weighs (the preferred move first)."""
+    if any(isinstance(m, Return) for m in view.legal):
+        return list(dict.fromkeys([preferred] + [m for m in view.legal if isinstance(m, Return)]))
+    plays = [m for m in view.legal if isinstance(m, Play)]
+    legal = set(view.legal)
+    out = [preferred]
+    if Pass() in legal:
+        out.append(Pass())
+    for _, cards in decompose(list(view.hand), view.level):
+        for reading in rules.classify(cards, view.level, view.options.straight_flush_as_straight):
+            move = Play.of(cards, reading)
+            if move in legal:
+                out.append(move)
+    plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
+    bombs = [p for p in plays if p.type in rules.BOMB_TYPES]
+    if plain:
+        out.append(min(plain, key=lambda p: (rules.strength(_combo(p, view), view.level), p.size)))
+    if bombs:
+        out.append(min(bombs, key=lambda p: (rules.rung(_combo(p, view)), rules.strength(_combo(p, view), view.level))))
+    return list(dict.fromkeys(out))[:MAX_CANDIDATES]
+
+
+class HardBot:
+    """Searches plays and returns over sampled worlds with `normal` rollouts for all four seats."""
+
+    level = "hard"
+
+    def __init__(self, budget: search.Budget = DEFAULT_BUDGET) -> None:
+        self.budget = budget
+        self.policy = NormalBot()
+
+    def evaluate(self, view: GuandanView) -> search.Evaluation:
+        preferred = self.policy.choose(view)
+        if view.phase == "tribute" and not isinstance(preferred, Return):
+            return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        moves = candidates(view, preferred)
+        if len(moves) <= 1:
+            return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        over_partner = view.top is not None and team_of(view.top.seat) == team_of(view.seat)
+        return search.choose(view, moves, world, lambda _seat: self.policy, pair_levels, self.budget,
+                             sum(view.counts), preferred=preferred, tie=PARTNER_TIE if over_partner else 0.05)
+
+    def choose(self, view: GuandanView):
+        return self.evaluate(view).move
+
+
+class ExpertBot(HardBot):
+    level = "expert"
+
+    def __init__(self) -> None:
+        super().__init__(DEFAULT_BUDGET.scaled(4))
