@@ -191,7 +191,8 @@ class SetupDialog(AnswerOnce):
             yield Label(t(self.TITLE_KEY), classes="dialog-title")
             yield from self.fields()
             yield radio_row("cpu_level", "setup-level", (("level_easy", "easy", False),
-                                                           ("level_normal", "normal", True)))
+                                                           ("level_normal", "normal", True),
+                                                           ("level_hard", "hard", False)))
             with Horizontal(classes="form-row"):
                 yield Label(t("game_number"), classes="form-label")
                 yield Input(placeholder=t("game_number_help"), id="setup-seed", restrict=r"[0-9]*", max_length=20)
