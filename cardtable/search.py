@@ -68,7 +68,7 @@ def play_out(match: Match, policy: Callable[[int], Any], max_moves: int = 10_000
 
     The bots choose from their view's ``legal`` moves, so the rollout applies them through the engine's
     ``_apply`` without checking them again or keeping the move list (a world is thrown away after)."""
-    start = len(match.log)
+    start = len(_records(match))
     hand = match.hand
     for _ in range(max_moves):
         seat = match.to_move()
@@ -85,10 +85,17 @@ def play_out(match: Match, policy: Callable[[int], Any], max_moves: int = 10_000
         if moved:
             continue
         match._apply(policy(seat).choose(match.view(seat)), seat)
-    for record in match.log[start:]:
+    for record in _records(match)[start:]:
         if record.get("type") == "hand_end":
             return record
     return None
+
+
+def _records(match: Match) -> list[dict]:
+    """The match's deal/hand_end/match_end records: its ``events`` where the engine keeps them apart
+    from the move records, else its history log."""
+    events = getattr(type(match), "events", None)
+    return match.events if events is not None else match.log
 
 
 def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Match],

@@ -21,6 +21,13 @@ GUINOTE = games.get("guinote")
 GUANDAN = games.get("guandan")
 
 
+def same_view(world_view, view):
+    """Equal in every field but the per-decision seed (a world has no match seed of its own)."""
+    skip = {"bot_seed", "decision"}
+    return all(getattr(world_view, f.name) == getattr(view, f.name)
+               for f in dataclasses.fields(view) if f.name not in skip)
+
+
 def advance(spec, seed, steps):
     """A match after ``steps`` moves of `normal` bots (optional moves included)."""
     match = spec.new_match(seed=seed)
@@ -43,7 +50,7 @@ def test_gongzhu_world_shows_the_same_view(seed, steps, rng_seed):
     if view.phase != "play":
         return
     world = gz_search.world(view, Rng(rng_seed))
-    assert dataclasses.replace(world.view(seat), bot_seed=view.bot_seed) == view
+    assert same_view(world.view(seat), view)
 
 
 @settings(max_examples=8)
@@ -113,7 +120,7 @@ def test_guinote_world_shows_the_same_view(seed, steps, rng_seed):
     for seat in [match.to_move()] + match.optional_movers():
         view = match.view(seat)
         world = gn_search.world(view, Rng(rng_seed))
-        assert dataclasses.replace(world.view(seat), bot_seed=view.bot_seed) == view
+        assert same_view(world.view(seat), view)
 
 
 @settings(max_examples=8)
@@ -179,7 +186,7 @@ def test_guandan_worlds_show_the_same_view():
     for index, (match, seat) in enumerate(guandan_positions(4)):
         view = match.view(seat)
         world = gd_search.world(view, Rng(index))
-        assert dataclasses.replace(world.view(seat), bot_seed=view.bot_seed) == view
+        assert same_view(world.view(seat), view)
         if view.top is not None:   # those who passed since the top play are the ones the world skips
             assert world.passed == match.passed
 

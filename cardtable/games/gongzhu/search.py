@@ -8,6 +8,7 @@ rollout exactly as it scores a real hand).
 from __future__ import annotations
 
 from cardtable import search
+from cardtable.engine import Match
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.sampling import sample_hands
 from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuView, Play, Show
@@ -20,10 +21,7 @@ def world(view: GongZhuView, rng: Rng) -> GongZhuMatch:
     """A match in the play phase consistent with ``view``: its hidden hands drawn by the sampler."""
     hands = sample_hands(view, rng)
     match = GongZhuMatch.__new__(GongZhuMatch)
-    match.options = view.options
-    match.seed = 0
-    match.moves = []
-    match.log = []
+    Match.__init__(match, view.options, 0)     # the contract's own fields (moves, history)
     match.hand = view.hand_number
     match.totals = list(view.totals)
     match.results = []

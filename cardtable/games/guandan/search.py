@@ -11,6 +11,7 @@ tribute are searched too; the tribute itself is forced (the highest card).
 from __future__ import annotations
 
 from cardtable import search
+from cardtable.engine import Match
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, _combo, decompose
 from cardtable.games.guandan.sampling import sample_hands
@@ -28,10 +29,7 @@ def world(view: GuandanView, rng: Rng) -> GuandanMatch:
     """A match consistent with ``view`` (play phase, or the returns of the tribute)."""
     hands = sample_hands(view, rng)
     match = GuandanMatch.__new__(GuandanMatch)
-    match.options = view.options
-    match.seed = 0
-    match.moves = []
-    match.log = []
+    Match.__init__(match, view.options, 0)     # the contract's own fields (moves, history)
     match.hand = view.hand_number
     match.levels = list(view.levels)
     match.a_failures = list(view.a_failures)

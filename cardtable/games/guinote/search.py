@@ -9,6 +9,7 @@ past 100), which are already right.
 from __future__ import annotations
 
 from cardtable import search
+from cardtable.engine import Match
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.sampling import sample_world
@@ -24,10 +25,7 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     """A match consistent with ``view``: the other hands and the stock's order drawn by the sampler."""
     hands, stock = sample_world(view, rng)
     match = GuinoteMatch.__new__(GuinoteMatch)
-    match.options = view.options
-    match.seed = 0
-    match.moves = []
-    match.log = []
+    Match.__init__(match, view.options, 0)     # the contract's own fields (moves, history)
     match.hand = view.hand_number
     match.score = list(view.score)
     match.cotos = list(view.cotos)
