@@ -13,7 +13,7 @@ from __future__ import annotations
 from cardtable import search
 from cardtable.engine import Match
 from cardtable.games.guandan import rules
-from cardtable.games.guandan.bots import NormalBot, _combo, decompose
+from cardtable.games.guandan.bots import NormalBot, decompose
 from cardtable.games.guandan.sampling import sample_hands
 from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return
 from cardtable.rng import Rng
@@ -36,6 +36,7 @@ def world(view: GuandanView, rng: Rng) -> GuandanMatch:
     match.declarer = view.declarer
     match.finished = False
     match.results = []
+    match._checked = None
     match.level = view.level
     match.hands = [list(h) for h in hands]
     match._sort()
@@ -90,9 +91,9 @@ def candidates(view: GuandanView, preferred) -> list:
     plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
     bombs = [p for p in plays if p.type in rules.BOMB_TYPES]
     if plain:
-        out.append(min(plain, key=lambda p: (rules.strength(_combo(p, view), view.level), p.size)))
+        out.append(min(plain, key=lambda p: (rules.strength(p, view.level), p.size)))
     if bombs:
-        out.append(min(bombs, key=lambda p: (rules.rung(_combo(p, view)), rules.strength(_combo(p, view), view.level))))
+        out.append(min(bombs, key=lambda p: (rules.rung(p), rules.strength(p, view.level))))
     return list(dict.fromkeys(out))[:MAX_CANDIDATES]
 
 
