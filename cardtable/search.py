@@ -91,6 +91,20 @@ def play_out(match: Match, policy: Callable[[int], Any], max_moves: int = 10_000
     return None
 
 
+def _clearly_better(better: list[float], other: list[float], z: float) -> bool:
+    """Is the mean of ``better`` − ``other`` (paired by world; both were played in the same worlds, in
+    the same order) more than ``z`` standard errors above zero?"""
+    if z <= 0:
+        return True
+    diffs = [a - b for a, b in zip(better, other, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * (variance / n) ** 0.5
+
+
 def _records(match: Match) -> list[dict]:
     """The match's deal/hand_end/match_end records: its ``events`` where the engine keeps them apart
     from the move records, else its history log."""
@@ -100,13 +114,15 @@ def _records(match: Match) -> list[dict]:
 
 def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Match],
            policy: Callable[[int], Any], value: Callable[[dict, Match, int], float], budget: Budget,
-           moves_left: int, preferred: Any = None, tie: float = 0.0) -> Evaluation:
+           moves_left: int, preferred: Any = None, tie: float = 0.0, confidence: float = 0.0) -> Evaluation:
     """Pick the candidate with the best mean return for ``view.seat``.
 
     ``world(view, rng)`` builds one determinized match consistent with the view; ``value(record, match,
     seat)`` rates the finished hand for the seat; ``moves_left`` (about how many moves remain in the hand)
     turns the budget into playouts. ``preferred`` (the rollout policy's own choice) is kept
-    unless another candidate beats it by more than ``tie``: noise alone never changes a good rule's move.
+    unless another candidate beats it by more than ``tie`` and, with ``confidence`` z > 0, by more than z
+    standard errors of their paired difference over the worlds both were played in: noise alone never
+    changes a good rule's move.
     """
     candidates = list(dict.fromkeys(candidates))
     if preferred is not None and preferred in candidates:
@@ -117,6 +133,7 @@ def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Mat
     rng = Rng(mix(view.bot_seed, 0x5EA7C4))
     totals = {move: 0.0 for move in candidates}
     counts = {move: 0 for move in candidates}
+    results: dict[Any, list[float]] = {move: [] for move in candidates}   # per world, in world order
     alive = list(candidates)
     rounds = max(1, (len(alive) - 1).bit_length())
     spent = 0
@@ -131,8 +148,10 @@ def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Mat
                 match = base.clone()
                 match.apply(move, view.seat)
                 record = play_out(match, policy)
-                totals[move] += value(record, match, view.seat) if record is not None else 0.0
+                result = value(record, match, view.seat) if record is not None else 0.0
+                totals[move] += result
                 counts[move] += 1
+                results[move].append(result)
                 spent += 1
         if len(alive) > 2 and round_index < rounds - 1:
             ranked = sorted(alive, key=lambda m: -totals[m] / counts[m])
@@ -143,7 +162,9 @@ def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Mat
             alive = [m for m in alive if m in survivors]
     means = {m: totals[m] / counts[m] for m in candidates}
     best = max(alive, key=lambda m: means[m])     # first of the best on ties: candidate order
-    if preferred in alive and means[best] - means[preferred] <= tie:
-        best = preferred
+    if preferred in alive and best != preferred:
+        if means[best] - means[preferred] <= tie or not _clearly_better(results[best], results[preferred],
+                                                                          confidence):
+            best = preferred
     scores = tuple(sorted(means.items(), key=lambda item: -item[1]))
     return Evaluation(best, scores, spent)

@@ -19,10 +19,11 @@ from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play,
 from cardtable.rng import Rng
 from cardtable.tricks import partner, team_of
 
-DEFAULT_BUDGET = search.Budget(moves=560, min_playouts=7)
+DEFAULT_BUDGET = search.Budget(moves=700, min_playouts=8)
 RISE = {1: 3, 2: 2, 3: 1}
 MAX_CANDIDATES = 7
 PARTNER_TIE = 0.25       # levels a beating play must gain over passing on a partner's winning play
+CONFIDENCE = 1.5         # standard errors by which a move must beat the plan's (few playouts, ±3 swings)
 
 
 def world(view: GuandanView, rng: Rng) -> GuandanMatch:
@@ -115,7 +116,8 @@ class HardBot:
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
         over_partner = view.top is not None and team_of(view.top.seat) == team_of(view.seat)
         return search.choose(view, moves, world, lambda _seat: self.policy, pair_levels, self.budget,
-                             sum(view.counts), preferred=preferred, tie=PARTNER_TIE if over_partner else 0.05)
+                             sum(view.counts), preferred=preferred, tie=PARTNER_TIE if over_partner else 0.05,
+                             confidence=CONFIDENCE)
 
     def choose(self, view: GuandanView):
         return self.evaluate(view).move
