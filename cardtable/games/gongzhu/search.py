@@ -8,7 +8,6 @@ rollout exactly as it scores a real hand).
 from __future__ import annotations
 
 from cardtable import search
-from cardtable.engine import Match
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.sampling import sample_hands
 from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuView, Play, Show
@@ -20,8 +19,8 @@ DEFAULT_BUDGET = search.Budget(moves=6000, min_playouts=12)
 def world(view: GongZhuView, rng: Rng) -> GongZhuMatch:
     """A match in the play phase consistent with ``view``: its hidden hands drawn by the sampler."""
     hands = sample_hands(view, rng)
-    match = GongZhuMatch.__new__(GongZhuMatch)
-    Match.__init__(match, view.options, 0)     # the contract's own fields (moves, history)
+    # A real match first (so every field the engine keeps exists), then this view's state over it.
+    match = GongZhuMatch(view.options, 0)
     match.hand = view.hand_number
     match.totals = list(view.totals)
     match.results = []
@@ -35,6 +34,8 @@ def world(view: GongZhuView, rng: Rng) -> GongZhuMatch:
     match.winners = list(view.winners)
     match.taken = [list(pile) for pile in view.taken]
     match.suits_led = set(view.suits_led)
+    if hasattr(match, "_public"):
+        match._public = None            # the views' shared public fields: rebuilt from the above
     return match
 
 

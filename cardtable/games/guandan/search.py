@@ -11,7 +11,6 @@ tribute are searched too; the tribute itself is forced (the highest card).
 from __future__ import annotations
 
 from cardtable import search
-from cardtable.engine import Match
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose
 from cardtable.games.guandan.sampling import sample_hands
@@ -29,8 +28,8 @@ CONFIDENCE = 1.5         # standard errors by which a move must beat the plan's 
 def world(view: GuandanView, rng: Rng) -> GuandanMatch:
     """A match consistent with ``view`` (play phase, or the returns of the tribute)."""
     hands = sample_hands(view, rng)
-    match = GuandanMatch.__new__(GuandanMatch)
-    Match.__init__(match, view.options, 0)     # the contract's own fields (moves, history)
+    # A real match first (so every field the engine keeps exists), then this view's state over it.
+    match = GuandanMatch(view.options, 0)
     match.hand = view.hand_number
     match.levels = list(view.levels)
     match.a_failures = list(view.a_failures)

@@ -9,7 +9,6 @@ past 100), which are already right.
 from __future__ import annotations
 
 from cardtable import search
-from cardtable.engine import Match
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.sampling import sample_world
@@ -24,8 +23,8 @@ MARGIN_WEIGHT = 0.004     # 100 points of margin weigh less than half a hand
 def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     """A match consistent with ``view``: the other hands and the stock's order drawn by the sampler."""
     hands, stock = sample_world(view, rng)
-    match = GuinoteMatch.__new__(GuinoteMatch)
-    Match.__init__(match, view.options, 0)     # the contract's own fields (moves, history)
+    # A real match first (so every field the engine keeps exists), then this view's state over it.
+    match = GuinoteMatch(view.options, 0)
     match.hand = view.hand_number
     match.score = list(view.score)
     match.cotos = list(view.cotos)
