@@ -666,6 +666,8 @@ def usable_cards(hand: Sequence[Card], level: int, top: Combo | None = None,
     usable: set[Card] = set()
     wild_fits = False
     for option in options:
+        if option.combo.type == "straight_flush":
+            continue                    # one realisation per form hides the other suits: see below
         for card in option.cards:
             if is_wild(card, level):
                 wild_fits = True
@@ -673,10 +675,15 @@ def usable_cards(hand: Sequence[Card], level: int, top: Combo | None = None,
                 usable.add(card)
             else:
                 wild_fits = wild_fits or bool(wilds)
+                usable.update(c for c in hand if c.rank == card.rank and not is_wild(c, level))
+    if any(o.combo.type == "straight_flush" for o in options):
+        # A straight flush is one suit and the wilds: ask the generator suit by suit.
+        for suit in FRENCH_SUITS:
+            suited = [c for c in hand if is_wild(c, level) or c.suit == suit and not c.is_joker]
+            for option in generate(suited, level, top, sf_as_straight):
                 if option.combo.type == "straight_flush":
-                    usable.add(card)
-                else:
-                    usable.update(c for c in hand if c.rank == card.rank and not is_wild(c, level))
+                    usable.update(c for c in option.cards if not is_wild(c, level))
+                    wild_fits = wild_fits or bool(wilds)
     if wild_fits:
         usable.update(wilds)
     counts = Counter(c.rank for c in hand if not is_wild(c, level))
