@@ -6,6 +6,7 @@ from rich.style import Style
 from rich.text import Text
 
 from cardtable.cards import Card, SpanishCard
+from cardtable.i18n import t
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 COLOUR = {"S": "bright_white", "C": "bright_white", "H": "bright_red", "D": "bright_red"}
@@ -15,9 +16,10 @@ SPANISH_RANK_LETTERS = {1: "A", 10: "S", 11: "C", 12: "R"}
 
 
 def card_label(card: Card, style: str = "colour") -> str:
-    """Plain text of a French card: ``Q♠`` (or ``QS`` in ASCII mode), ``SJ``/``BJ`` for jokers."""
+    """Plain text of a French card: ``Q♠`` (or ``QS`` in ASCII mode), ``SJ``/``BJ`` for jokers (``JP``/``JG``
+    in Spanish)."""
     if card.is_joker:
-        return card.code
+        return t("joker_sj") if card.rank == 15 else t("joker_bj")
     rank = card.code[:-1]
     return rank + (card.suit if style == "ascii" else SUIT_SYMBOLS[card.suit])
 

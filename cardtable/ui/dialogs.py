@@ -56,7 +56,7 @@ class HandEndDialog(ChoiceDialog):
                     yield Button(t("practice_end"), id="next", variant="primary")
                 else:
                     yield Button(t("continue_later"), id="later")
-                    yield Button(t("match_over") if self.match_over else t("next_hand"), id="next",
+                    yield Button(t("continue") if self.match_over else t("next_hand"), id="next",
                                  variant="primary")
 
 

@@ -3,7 +3,6 @@ the level bar with its counters, the hand summary and the match end."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -21,13 +20,13 @@ from textual.widgets.option_list import Option
 from cardtable import i18n
 from cardtable.cards import Card
 from cardtable.games.guandan import rules
-from cardtable.games.guandan.bots import NormalBot, decompose, recommended_return
+from cardtable.games.guandan.bots import decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanOptions, GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label, card_text, cards_text
-from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog, SetupDialog, radio_row
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.guard import AnswerOnce
@@ -52,20 +51,46 @@ i18n.register(
         "gd_aces_three": "3 failures → back to 2",
         "gd_start": "Start a new game",
         "gd_level_bar": "Us {us} · Them {them} · playing {level}",
-        "gd_fails": "A failures {us}/{them}",
+        "gd_fails_three": "A failures {us}/3 (them {them}/3)",
+        "gd_fails_unlimited": "A failures {us} (them {them}) · tournament",
+        "gd_aces_rule_three": "Aces: 3 failures → back to 2",
+        "gd_aces_rule_unlimited": "Aces: compulsory · tournament",
         "gd_out": "out: BJ {bj} · SJ {sj} · wild {wild} · level {level}",
-        "gd_place": "{place}",
         "gd_place_1": "1st", "gd_place_2": "2nd", "gd_place_3": "3rd", "gd_place_4": "last",
         "gd_pass": "Pass",
         "gd_passed": "pass",
         "gd_your_turn": "Your turn",
         "gd_lead": "Your lead",
         "gd_to_play": "{name} to play",
-        "gd_taken": "{n} taken",
-        "gd_nothing": "Take cards: ↑/Space on a column",
+        "gd_nothing": "Take cards: ↑/Space on a column · S H D C: the card of that suit",
+        "gd_all_taken": "All taken: ↓ puts one back, x clears",
+        "gd_suit_S": "♠", "gd_suit_H": "♥", "gd_suit_D": "♦", "gd_suit_C": "♣",
+        "gd_choose": "Choose",
+        "gd_tribute_title": "Tribute",
+        "gd_tribute_row": "Paid", "gd_return_row": "Back",
+        "gd_your_tribute": "Your turn: pay the tribute",
+        "gd_your_return": "Your turn: return a card",
+        "gd_hint_tribute": "Your tribute: {card}, your highest card. Enter pays it.",
+        "gd_hint_return": "Recommended: {card}, the lowest card that breaks no pair. Enter returns it.",
+        "gd_hint_partner": "Your partner is winning the trick: pass (h again for plays that beat it).",
+        "gd_hint_out": "{play}: it takes your last cards, so it beats even your partner.",
+        "gd_over_partner": "{play} (it beats your partner, who is winning)",
+        "gd_trick_you": "You won the trick",
+        "gd_trick_won": "{name} won the trick",
+        "gd_review": "l: last trick",
+        "gd_anti_you": "No tribute: you hold both big jokers.",
+        "gd_anti_one": "No tribute: {name} holds both big jokers.",
+        "gd_anti_us": "No tribute: you and your partner hold both big jokers.",
+        "gd_anti_them": "No tribute: {a} and {b} hold both big jokers.",
+        "gd_pass_aces_us": "We pass the Aces!",
+        "gd_pass_aces_them": "They pass the Aces.",
+        "gd_no_rise_us": "Us: no rise (already at A)",
+        "gd_no_rise_them": "Them: no rise (already at A)",
         "gd_not_a_play": "Not a play",
         "gd_does_not_beat": "{play}: does not beat the table",
+        "gd_no_beat": "That does not beat the play on the table.",
         "gd_readings": "{n} readings: Enter to choose",
+        "gd_n_readings": "Play ({n} readings)",
         "gd_as": "as {cards}",
         "gd_single": "Single {key}", "gd_pair": "Pair of {key}s", "gd_triple": "Three {key}s",
         "gd_full_house": "Full house of {key}s", "gd_straight": "Straight {low}–{key}",
@@ -82,18 +107,14 @@ i18n.register(
         "gd_no_hint": "No play beats the table: pass.",
         "gd_tribute_you_pay": "Tribute: you give your highest card to {name}.",
         "gd_tribute_pick": "Choose which {card} to give (equal cards).",
-        "gd_return_you": "Return a card to {name} (2–10, not the level): the recommended card is chosen.",
+        "gd_return_you": "Return a card (2–10, not the level): the recommended one is chosen.",
         "gd_return": "Return",
         "gd_tribute": "Pay tribute",
-        "gd_tribute_line": "{payer} → {receiver}: {card}",
-        "gd_anti": "No tribute: {names} hold the two big jokers.",
         "gd_summary": "Hand {hand}",
         "gd_places": "Places",
         "gd_rise": "{team} +{n}",
-        "gd_no_rise": "no rise (already at A)",
         "gd_us": "Us", "gd_them": "Them",
         "gd_levels_now": "Levels: us {us} · them {them}",
-        "gd_failure": "A failure at the Aces ({n})",
         "gd_match_us": "You and your partner pass the Aces and win!",
         "gd_match_them": "Your opponents pass the Aces and win.",
         "gd_tribute_first": "The tribute is paid first.",
@@ -124,20 +145,46 @@ i18n.register(
         "gd_aces_three": "3 fallos → al 2",
         "gd_start": "Empezar partida nueva",
         "gd_level_bar": "Nosotros {us} · Ellos {them} · se juega al {level}",
-        "gd_fails": "fallos en Ases {us}/{them}",
+        "gd_fails_three": "fallos en Ases {us}/3 (ellos {them}/3)",
+        "gd_fails_unlimited": "fallos en Ases {us} (ellos {them}) · torneo",
+        "gd_aces_rule_three": "Ases: 3 fallos → al 2",
+        "gd_aces_rule_unlimited": "Ases: obligatorio · torneo",
         "gd_out": "fuera: JG {bj} · JP {sj} · comodín {wild} · nivel {level}",
-        "gd_place": "{place}",
         "gd_place_1": "1.º", "gd_place_2": "2.º", "gd_place_3": "3.º", "gd_place_4": "último",
         "gd_pass": "Paso",
         "gd_passed": "paso",
         "gd_your_turn": "Te toca",
         "gd_lead": "Abres tú",
         "gd_to_play": "Juega {name}",
-        "gd_taken": "llevas {n}",
-        "gd_nothing": "Coge cartas: ↑/Espacio en una columna",
+        "gd_nothing": "Coge cartas: ↑/Espacio en una columna · S H D C: la carta de ese palo",
+        "gd_all_taken": "Ya las llevas todas: ↓ deja una, x las deja todas",
+        "gd_suit_S": "♠", "gd_suit_H": "♥", "gd_suit_D": "♦", "gd_suit_C": "♣",
+        "gd_choose": "Elegir",
+        "gd_tribute_title": "Tributo",
+        "gd_tribute_row": "Paga", "gd_return_row": "Dev.",
+        "gd_your_tribute": "Te toca pagar el tributo",
+        "gd_your_return": "Te toca devolver una carta",
+        "gd_hint_tribute": "Tu tributo: {card}, tu carta más alta. Intro la paga.",
+        "gd_hint_return": "Recomendada: {card}, la más baja que no rompe pareja. Intro la devuelve.",
+        "gd_hint_partner": "Tu compañero va ganando la baza: paso (h otra vez: jugadas que le ganan).",
+        "gd_hint_out": "{play}: con ella sales, así que vale la pena ganar a tu compañero.",
+        "gd_over_partner": "{play} (gana a tu compañero, que va ganando)",
+        "gd_trick_you": "Ganas la baza",
+        "gd_trick_won": "{name} gana la baza",
+        "gd_review": "l: última baza",
+        "gd_anti_you": "No hay tributo: tienes los dos jokers grandes.",
+        "gd_anti_one": "No hay tributo: {name} tiene los dos jokers grandes.",
+        "gd_anti_us": "No hay tributo: tu compañero y tú tenéis los dos jokers grandes.",
+        "gd_anti_them": "No hay tributo: {a} y {b} tienen los dos jokers grandes.",
+        "gd_pass_aces_us": "¡Pasamos los Ases!",
+        "gd_pass_aces_them": "Pasan los Ases.",
+        "gd_no_rise_us": "No subís: ya estáis en los Ases",
+        "gd_no_rise_them": "No suben: ya están en los Ases",
         "gd_not_a_play": "No es una jugada",
         "gd_does_not_beat": "{play}: no gana a la mesa",
+        "gd_no_beat": "Eso no gana a la jugada de la mesa.",
         "gd_readings": "{n} formas de contarla: Intro para elegir",
+        "gd_n_readings": "Tirar ({n} formas)",
         "gd_as": "como {cards}",
         "gd_single": "Carta suelta {key}", "gd_pair": "Pareja de {key}", "gd_triple": "Trío de {key}",
         "gd_full_house": "Full de {key}", "gd_straight": "Escalera {low}–{key}",
@@ -155,18 +202,14 @@ i18n.register(
         "gd_no_hint": "Nada gana a la mesa: paso.",
         "gd_tribute_you_pay": "Tributo: das tu carta más alta a {name}.",
         "gd_tribute_pick": "Elige qué {card} das (cartas iguales).",
-        "gd_return_you": "Devuelve una carta a {name} (del 2 al 10, no la de nivel): la recomendada ya está elegida.",
+        "gd_return_you": "Devuelve una carta (2–10, no la de nivel): la recomendada ya está elegida.",
         "gd_return": "Devolver",
         "gd_tribute": "Pagar tributo",
-        "gd_tribute_line": "{payer} → {receiver}: {card}",
-        "gd_anti": "No hay tributo: {names} tiene(n) los dos jokers grandes.",
         "gd_summary": "Mano {hand}",
         "gd_places": "Puestos",
         "gd_rise": "{team} +{n}",
-        "gd_no_rise": "no sube (ya está en los Ases)",
         "gd_us": "Nosotros", "gd_them": "Ellos",
         "gd_levels_now": "Niveles: nosotros {us} · ellos {them}",
-        "gd_failure": "Fallo en los Ases ({n})",
         "gd_match_us": "¡Tu compañero y tú pasáis los Ases y ganáis!",
         "gd_match_them": "Vuestros rivales pasan los Ases y ganan.",
         "gd_tribute_first": "Primero se paga el tributo.",
@@ -189,9 +232,18 @@ def seat_name(seat: int) -> str:
     return t(f"gd_seat_{seat}")
 
 
+def rank_label(rank: int) -> str:
+    """A rank as the player reads it: jokers in the language's notation (SJ/BJ, JP/JG)."""
+    if rank == 15:
+        return t("joker_sj")
+    if rank == 16:
+        return t("joker_bj")
+    return rules.rank_name(rank)
+
+
 def combo_name(combo: Combo) -> str:
     """«Pair of 9s», «Straight 5–9», «Bomb of four 7s» in the player's language."""
-    key = combo.key_name() or ""
+    key = "" if combo.key is None else rank_label(combo.key)
     if combo.type == "joker_bomb":
         return t("gd_joker_bomb")
     low = ""
@@ -207,9 +259,24 @@ def place_name(index: int) -> str:
     return t(f"gd_place_{index + 1}")
 
 
+def anti_text(holders: tuple[int, ...]) -> str:
+    """Why there is no tribute, reading well for «you» and for the others."""
+    if len(holders) == 1:
+        return t("gd_anti_you") if holders[0] == HUMAN else t("gd_anti_one", name=seat_name(holders[0]))
+    if HUMAN in holders:
+        return t("gd_anti_us")
+    return t("gd_anti_them", a=seat_name(3), b=seat_name(1))       # «Left and Right», «Izquierda y Derecha»
+
+
+def fails_text(view_or_options: Any, failures: tuple[int, int] | list[int]) -> str:
+    options = getattr(view_or_options, "options", view_or_options)
+    key = "gd_fails_three" if options.aces == "three_strikes" else "gd_fails_unlimited"
+    return t(key, us=failures[0], them=failures[1])
+
+
 # ---------------------------------------------------------------- widgets
 class LevelBar(Static):
-    DEFAULT_CSS = "LevelBar { height: 3; padding: 0 1; background: $boost; }"
+    DEFAULT_CSS = "LevelBar { height: 2; padding: 0 1; background: $boost; }"
 
     def show(self, view: GuandanView, flash: str = "") -> None:
         out = view.still_out()
@@ -217,27 +284,11 @@ class LevelBar(Static):
         text.append(t("gd_level_bar", us=rules.rank_name(view.levels[0]), them=rules.rank_name(view.levels[1]),
                       level=rules.rank_name(view.level)), style="bold")
         if flash:
-            text.append(f"  {flash}", style="bold green reverse")
-        text.append(f" · {t('gd_fails', us=view.a_failures[0], them=view.a_failures[1])}")
+            text.append(f" {flash} ", style="bold green reverse")
+        text.append(f" · {fails_text(view, view.a_failures)}")
         text.append("\n")
         text.append(t("gd_out", bj=out["BJ"], sj=out["SJ"], wild=out["wild"], level=out["level"]), style="dim")
-        tribute = self._tribute_text(view)
-        if tribute:
-            text.append("\n")
-            text.append_text(tribute)
         self.update(text)
-
-    @staticmethod
-    def _tribute_text(view: GuandanView) -> Text:
-        if view.tribute == "anti":
-            return Text(t("gd_anti", names=", ".join(seat_name(s) for s in view.anti_holders)), style="yellow")
-        text = Text()
-        for kind, giver, receiver, card in view.tribute_moves:
-            if text:
-                text.append(" ")
-            text.append(f"{seat_name(giver)}→{seat_name(receiver)} ", style="yellow")
-            text.append_text(card_text(card, width=0))
-        return text
 
 
 class SeatPanel(Static):
@@ -248,7 +299,7 @@ class SeatPanel(Static):
     SeatPanel.partner.to-move { border: round $accent; }
     """
 
-    def show_seat(self, view: GuandanView, seat: int, style: str) -> None:
+    def show_seat(self, view: GuandanView, seat: int, style: str, one_line: bool = False) -> None:
         self.border_title = seat_name(seat)
         self.set_class(view.to_move == seat, "to-move")
         self.set_class(seat == partner(HUMAN), "partner")
@@ -256,7 +307,7 @@ class SeatPanel(Static):
         if seat in view.finish:
             text.append(f" · {place_name(view.finish.index(seat))}", style="bold green")
         action = view.actions[seat]
-        text.append("\n")
+        text.append("   " if one_line else "\n")
         if isinstance(action, Play):
             text.append_text(cards_text(action.cards, style, sep=""))
         elif isinstance(action, Pass):
@@ -265,11 +316,23 @@ class SeatPanel(Static):
 
 
 class TableView(Static):
-    DEFAULT_CSS = "TableView { height: 100%; content-align: center middle; text-align: center; }"
+    """The middle of the table: the play to beat, or who won the last trick, or the tribute panel (who
+    pays whom, which card, who returns what) until the first lead; the turn in the last line."""
+
+    DEFAULT_CSS = """
+    TableView { height: 100%; content-align: center middle; text-align: center;
+                border: round $panel-lighten-1; }
+    TableView.tribute { border: round $warning; text-align: left; }
+    """
 
     def show_table(self, view: GuandanView, style: str, status: str) -> None:
+        tribute = self.tribute_panel(view, style)
+        self.set_class(tribute is not None, "tribute")
+        self.border_title = t("gd_tribute_title") if tribute is not None else ""
         text = Text()
-        if view.top is not None:
+        if tribute is not None:
+            text.append_text(tribute)
+        elif view.top is not None:
             text.append(f"{seat_name(view.top.seat)}: ", style="bold")
             text.append(combo_name(view.top.combo))
             text.append("\n")
@@ -279,20 +342,47 @@ class TableView(Static):
                 text.append(t("gd_as", cards=" ".join(card_label(c, style) for c in view.top.combo.wilds_as)),
                             style="italic")
             text.append("\n")
+        elif view.last_winner is not None and not view.trick:
+            winner = view.last_winner
+            text.append(t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)),
+                        style="bold green" if winner % 2 == HUMAN % 2 else "bold")
+            text.append("\n")
+            text.append(t("gd_review"), style="dim")
+            text.append("\n")
         mine = view.actions[HUMAN]
-        if isinstance(mine, Pass):
+        if tribute is None and isinstance(mine, Pass):
             text.append(f"{seat_name(HUMAN)}: {t('gd_passed')}\n", style="dim")
-        elif isinstance(mine, Play) and (view.top is None or view.top.seat != HUMAN):
+        elif tribute is None and isinstance(mine, Play) and (view.top is None or view.top.seat != HUMAN):
             text.append(f"{seat_name(HUMAN)}: ", style="dim")
             text.append_text(cards_text(mine.cards, style, sep=""))
             text.append("\n")
         text.append(status, style="bold")
         self.update(text)
 
+    @staticmethod
+    def tribute_panel(view: GuandanView, style: str) -> Text | None:
+        """Shown from the deal until the first lead of a hand that has a tribute (or an anti-tribute)."""
+        if view.tribute == "none" or view.plays or view.phase == "over":
+            return None
+        if view.tribute == "anti":
+            return Text(anti_text(view.anti_holders) + "\n", style="yellow")
+        text = Text()
+        for kind, giver, receiver, card in view.tribute_moves:
+            label = t("gd_tribute_row") if kind == "tribute" else t("gd_return_row")
+            text.append(f"{label:<5}", style="yellow")
+            text.append(f"{seat_name(giver)} → {seat_name(receiver)}  ")
+            text.append_text(card_text(card, style, width=0))
+            text.append("\n")
+        return text
+
 
 class ColumnsView(Widget, can_focus=True):
-    """Your cards in columns, one per rank (or one per group when sorted by play). A press takes one card
-    of the column, the next another; once the column is all taken the next press empties it."""
+    """Your cards in columns, one per rank (or one per group when sorted by play).
+
+    Any card of a column can be chosen: a suit key (S H D C) takes or puts back the card of that suit,
+    a click on a card takes or puts it back. ↑ takes one more card from the top and stops when the
+    column is all taken; Space (and a click on the label) follows the source's tap cycle: one more
+    card, and once the column is all taken, the next tap empties it."""
 
     DEFAULT_CSS = "ColumnsView { height: 1fr; width: 100%; }"
     WIDTH = 5
@@ -303,93 +393,163 @@ class ColumnsView(Widget, can_focus=True):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.columns: list[list[Card]] = []
-        self.taken: list[int] = []
+        self.chosen: list[set[int]] = []          # per column, the rows taken
         self.lit: set[int] = set()
         self.labels: list[str] = []
         self.style_name = "colour"
 
+    @property
+    def taken(self) -> list[int]:
+        return [len(rows) for rows in self.chosen]
+
     def set_columns(self, columns: list[list[Card]], labels: list[str], style: str) -> None:
         if [list(c) for c in columns] != self.columns:
             self.columns = [list(c) for c in columns]
-            self.labels = labels
-            self.taken = [0] * len(columns)
+            self.chosen = [set() for _ in columns]
             self.cursor = min(self.cursor, max(0, len(columns) - 1))
+        self.labels = labels
         self.style_name = style
         self.refresh()
 
     def selection(self) -> list[Card]:
-        return [card for column, n in zip(self.columns, self.taken) for card in column[:n]]
+        return [column[row] for column, rows in zip(self.columns, self.chosen) for row in sorted(rows)]
 
     def select(self, cards: list[Card]) -> None:
-        """Take exactly ``cards`` (a hint or a recommended return)."""
+        """Take exactly ``cards`` (a hint or a recommended return), wherever they sit in their columns."""
         wanted = Counter(cards)
-        self.taken = [0] * len(self.columns)
+        self.chosen = [set() for _ in self.columns]
         for i, column in enumerate(self.columns):
-            # take the cards of this column that are wanted, moving them to the front
-            chosen = []
-            rest = []
-            for card in column:
+            for row, card in enumerate(column):
                 if wanted[card] > 0:
                     wanted[card] -= 1
-                    chosen.append(card)
-                else:
-                    rest.append(card)
-            self.columns[i] = chosen + rest
-            self.taken[i] = len(chosen)
+                    self.chosen[i].add(row)
+        if any(self.chosen) and not self.chosen[self.cursor]:
+            self.cursor = next(i for i, rows in enumerate(self.chosen) if rows)
         self.refresh()
 
-    def press(self, index: int | None = None) -> None:
+    def take(self, index: int | None = None) -> bool:
+        """One more card of the column, from the top. False when the column is all taken."""
         i = self.cursor if index is None else index
         if not self.columns:
-            return
-        self.taken[i] = 0 if self.taken[i] >= len(self.columns[i]) else self.taken[i] + 1
+            return False
+        free = [row for row in range(len(self.columns[i])) if row not in self.chosen[i]]
+        if not free:
+            return False
+        self.chosen[i].add(free[0])
         self.refresh()
+        return True
 
-    def put_back(self) -> None:
-        if self.columns and self.taken[self.cursor]:
-            self.taken[self.cursor] -= 1
+    def press(self, index: int | None = None) -> None:
+        """The tap cycle: one more card; once the column is all taken, empty it."""
+        i = self.cursor if index is None else index
+        if self.columns and not self.take(i):
+            self.chosen[i] = set()
             self.refresh()
 
-    def clear(self) -> None:
-        self.taken = [0] * len(self.columns)
+    def put_back(self) -> bool:
+        if self.columns and self.chosen[self.cursor]:
+            self.chosen[self.cursor].discard(max(self.chosen[self.cursor]))
+            self.refresh()
+            return True
+        return False
+
+    def toggle(self, index: int, row: int) -> None:
+        """Take the card at ``row`` of column ``index``, or put it back."""
+        self.chosen[index] ^= {row}
         self.refresh()
 
+    def take_suit(self, suit: str) -> bool:
+        """Take the next card of ``suit`` in the current column; when every one is taken, put them back."""
+        if not self.columns:
+            return False
+        column, rows = self.columns[self.cursor], self.chosen[self.cursor]
+        of_suit = [row for row, card in enumerate(column) if card.suit == suit]
+        if not of_suit:
+            return False
+        free = [row for row in of_suit if row not in rows]
+        if free:
+            rows.add(free[0])
+        else:
+            rows.difference_update(of_suit)
+        self.refresh()
+        return True
+
+    def clear(self) -> None:
+        self.chosen = [set() for _ in self.columns]
+        self.refresh()
+
+    # -- layout: the space the hand gets decides the width of a column and the height of a card
+    def _width(self) -> int:
+        if not self.columns:
+            return self.WIDTH
+        return max(self.WIDTH, min(7, self.size.width // len(self.columns)))
+
+    def _card_rows(self) -> int:
+        height = max((len(c) for c in self.columns), default=0)
+        return 2 if self.size.height >= 2 * height + 2 else 1
+
     def _offset(self) -> int:
-        return max(0, (self.size.width - self.WIDTH * len(self.columns)) // 2)
+        return max(0, (self.size.width - self._width() * len(self.columns)) // 2)
 
     def render(self) -> Text:
         if not self.columns:
             return Text("")
+        width, card_rows = self._width(), self._card_rows()
         height = max(len(c) for c in self.columns)
+        # The cursor row (▲) only when it fits: the label of the current column is marked anyway.
+        marker_row = self.size.height >= height * card_rows + 2 or self.size.height == 0
         pad = " " * self._offset()
-        lines = [Text(pad) for _ in range(height + 2)]
+        lines = [Text(pad) for _ in range(height * card_rows + 1 + (1 if marker_row else 0))]
         shown = 0
         for i, column in enumerate(self.columns):
             lit = not self.lit or i in self.lit
-            label = f"{self.taken[i]}/{len(column)}" if self.taken[i] else self.labels[i]
-            lines[0].append(label.center(self.WIDTH),
-                            style=("reverse " if i == self.cursor and self.has_focus else "") +
-                            ("bold" if lit else "grey42"))
+            current = i == self.cursor and self.has_focus
+            label = f"{len(self.chosen[i])}/{len(column)}" if self.chosen[i] else self.labels[i]
+            if current and not marker_row:
+                label = f"▸{label}"
+            lines[0].append(label.center(width), style=("reverse " if current else "") + ("bold" if lit else "grey42"))
             for row in range(height):
+                top = row * card_rows + 1
                 if row < len(column) and shown < self.revealed:
                     shown += 1
                     card = column[row]
-                    taken = row < self.taken[i]
+                    taken = row in self.chosen[i]
                     cell = card_text(card, self.style_name, dim=not lit and not taken, selected=taken, width=3)
-                    lines[row + 1].append(" ")
-                    lines[row + 1].append_text(cell)
-                    lines[row + 1].append(" ")
+                    lines[top].append(" " * ((width - 3) // 2))
+                    lines[top].append_text(cell)
+                    lines[top].append(" " * (width - 3 - (width - 3) // 2))
+                    if card_rows == 2:
+                        edge = "───" if row + 1 < len(column) else "   "
+                        lines[top + 1].append(edge.center(width), style="grey35")
                 else:
-                    lines[row + 1].append(" " * self.WIDTH)
-            lines[height + 1].append(((MARKER_ASCII if self.style_name == "ascii" else MARKER) if i == self.cursor else " ").center(self.WIDTH), style="bold")
+                    for extra in range(card_rows):
+                        lines[top + extra].append(" " * width)
+            if marker_row:
+                marker = (MARKER_ASCII if self.style_name == "ascii" else MARKER) if i == self.cursor else " "
+                lines[-1].append(marker.center(width), style="bold")
         return Text("\n").join(lines)
 
+    def _hit(self, event: events.Click) -> tuple[int, int | None] | None:
+        """(column, row of the card or None for the label) under a click."""
+        index = (event.x - self._offset()) // self._width()
+        if not 0 <= index < len(self.columns) or event.x < self._offset():
+            return None
+        if event.y == 0:
+            return index, None
+        row = (event.y - 1) // self._card_rows()
+        return (index, row) if 0 <= row < len(self.columns[index]) else (index, None)
+
     def on_click(self, event: events.Click) -> None:
-        index = (event.x - self._offset()) // self.WIDTH
-        if 0 <= index < len(self.columns):
-            self.cursor = index
+        hit = self._hit(event)
+        if hit is None:
+            return
+        index, row = hit
+        self.cursor = index
+        if row is None:
             self.press(index)
-            self.screen.selection_changed()
+        else:
+            self.toggle(index, row)
+        self.screen.selection_changed()
 
     def on_focus(self) -> None:
         self.refresh()
@@ -420,9 +580,10 @@ class GuandanSetup(SetupDialog):
 
 
 class ChooserScreen(AnswerOnce):
-    """The readings of a selection with wilds, strongest first (marked ★)."""
+    """The readings of a selection with wilds, strongest first (marked ★). Its own footer names its
+    own keys (the table's keys do not apply while it is open)."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("enter", "choose", "gd_choose", priority=True), Binding("escape", "cancel", "cancel")]
     DEFAULT_CSS = "ChooserScreen { align: center top; } ChooserScreen .dialog { width: 60; margin-top: 6; }"
 
     def __init__(self, readings: list[Combo], style: str) -> None:
@@ -443,8 +604,12 @@ class ChooserScreen(AnswerOnce):
         with Vertical(classes="dialog"):
             yield Label(t("gd_choose_title"), classes="dialog-title")
             yield OptionList(*options, id="gd-readings")
+        yield Footer()
 
     def on_mount(self) -> None:
+        from cardtable.ui.bindings import translate_bindings
+
+        translate_bindings(self)
         self.query_one(OptionList).focus()
 
     def on_key(self, event: events.Key) -> None:
@@ -454,7 +619,12 @@ class ChooserScreen(AnswerOnce):
                 event.stop()
                 self.dismiss(index)
 
+    def action_choose(self) -> None:
+        highlighted = self.query_one(OptionList).highlighted
+        self.dismiss(0 if highlighted is None else highlighted)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
         self.dismiss(int(event.option.id))
 
     def action_cancel(self) -> None:
@@ -466,9 +636,10 @@ class SummaryScreen(HandEndDialog):
 
     DEFAULT_CSS = "SummaryScreen .dialog { width: 60; }"
 
-    def __init__(self, record: dict, match_over: bool) -> None:
+    def __init__(self, record: dict, match_over: bool, options: GuandanOptions | None = None) -> None:
         super().__init__(t("gd_summary", hand=record["hand"]), match_over)
         self.record = record
+        self.options = options or GuandanOptions()
 
     def body(self):
         record = self.record
@@ -479,12 +650,17 @@ class SummaryScreen(HandEndDialog):
         out = min(finish.index(partner(finish[0])) + 1, 3)     # players out when the hand ended
         for index, seat in enumerate(finish):
             table.add_row(place_name(index if index < out else 3), seat_name(seat))
-        team = t("gd_us") if record["winner_team"] == 0 else t("gd_them")
-        rise = t("gd_rise", team=team, n=record["level_up"]) if record["level_up"] else t("gd_no_rise")
+        us = record["winner_team"] == 0
+        if record.get("match_won"):
+            rise = t("gd_pass_aces_us") if us else t("gd_pass_aces_them")
+        elif record["level_up"]:
+            rise = t("gd_rise", team=t("gd_us") if us else t("gd_them"), n=record["level_up"])
+        else:
+            rise = t("gd_no_rise_us") if us else t("gd_no_rise_them")
         yield Static(table)
-        yield Label(Text(rise, style="bold green" if record["winner_team"] == 0 else "bold red"))
+        yield Label(Text(rise, style="bold green" if us else "bold red"))
         yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))
-        yield Label(t("gd_fails", us=record["a_failures"][0], them=record["a_failures"][1]))
+        yield Label(t(f"gd_aces_rule_{self.options.aces}") + " · " + fails_text(self.options, record["a_failures"]))
 
 
 class MatchEndScreen(MatchEndDialog):
@@ -495,34 +671,82 @@ class MatchEndScreen(MatchEndDialog):
         yield Label(Text(t("gd_match_us") if us else t("gd_match_them"), style="bold green" if us else "bold red"))
 
 
+def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
+    """The last closed trick: each seat's play or pass in order, then who won it."""
+    if not view.last_trick:
+        return LastTrickDialog([], None)
+    lines = []
+    for seat, move in view.last_trick:
+        line = Text(f"{seat_name(seat)}: ", style="bold")
+        if isinstance(move, Play):
+            combo = next((c for c in rules.classify(move.cards, view.level, view.options.straight_flush_as_straight)
+                          if c.type == move.type and c.key == move.key), None)
+            if combo is not None:
+                line.append(combo_name(combo) + "  ")
+            line.append_text(cards_text(move.cards, style, sep=""))
+        else:
+            line.append(t("gd_passed"), style="dim italic")
+        lines.append(line)
+    winner = view.last_winner
+    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)))
+
+
+class PlayControl(Static):
+    """The play control: names exactly what is selected («⏎ Pair of 9s», «⏎ Play (2 readings)», «⏎ Not a
+    play»); Enter or a click plays it."""
+
+    DEFAULT_CSS = """
+    PlayControl { width: auto; max-width: 50%; height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    PlayControl.ready { background: $success-darken-2; color: $text; text-style: bold; }
+    """
+
+    def show(self, label: str, ready: bool) -> None:
+        self.label = label
+        self.set_class(ready, "ready")
+        self.update(Text(f"⏎ {label}"))
+
+    def on_click(self) -> None:
+        self.screen.action_play()
+
+
 # ---------------------------------------------------------------- the table
 class GuandanScreen(GameScreen):
     BINDINGS = [
         Binding("left", "cursor(-1)", "move_left", show=False),
         Binding("right", "cursor(1)", "move_right", show=False),
-        Binding("up,space", "take", "gd_take", show=False),
+        Binding("home", "cursor_to(0)", "Home", show=False),
+        Binding("end", "cursor_to(-1)", "End", show=False),
+        Binding("up", "take", "gd_take", show=False),
+        Binding("space", "tap", "gd_take", show=False),
         Binding("down", "put_back", "gd_put_back", show=False),
+        Binding("S", "suit('S')", "gd_suit_S", show=False),
+        Binding("H", "suit('H')", "gd_suit_H", show=False),
+        Binding("D", "suit('D')", "gd_suit_D", show=False),
+        Binding("C", "suit('C')", "gd_suit_C", show=False),
         Binding("enter", "play", "gd_play"),
         Binding("p", "pass", "gd_pass"),
         Binding("h", "hint", "gd_hint"),
         Binding("x,backspace", "clear", "gd_clear"),
         Binding("s", "sort", "gd_sort"),
+        Binding("l", "last_trick", "last_trick", show=False),
         Binding("r", "rules", "rules", show=False),
         Binding("escape", "continue_later", "continue_later"),
         Binding("question_mark", "app.help", "help"),
     ]
     DEFAULT_CSS = """
-    GuandanScreen #gd-top { height: 4; }
+    GuandanScreen #gd-top { height: 3; }
     GuandanScreen #gd-north { width: 1fr; }
     GuandanScreen #gd-middle { height: 6; }
     GuandanScreen #gd-west, GuandanScreen #gd-east { width: 22; }
     GuandanScreen #gd-table { width: 1fr; }
-    GuandanScreen #gd-status { height: 1; padding: 0 1; }
+    GuandanScreen #gd-bottom { height: 1; }
+    GuandanScreen #gd-status { height: 1; width: 1fr; padding: 0 1; }
     """
 
     TITLE_KEY = "gd_title"
     STATUS_ID = "gd-status"
     DEAL_STEP = 0.03
+    RESULTS_PAUSE = 1.2     # seconds the «+N» shows alone before the summary (any key cuts it short)
 
     @classmethod
     def setup_screen(cls) -> GuandanSetup:
@@ -532,8 +756,10 @@ class GuandanScreen(GameScreen):
         super().__init__(*args, **kwargs)
         self.sort_by_play = False
         self.hint_index = -1
+        self._hints: tuple[int, list[tuple[list[Card], str]]] | None = None
         self.flash = ""
         self._chooser_open = False
+        self._results_timer: Any = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -545,8 +771,10 @@ class GuandanScreen(GameScreen):
             yield TableView(id="gd-table")
             yield SeatPanel(id="gd-east")
         yield ColumnsView(id="gd-columns")
-        yield Static(id="gd-status")
-        yield Footer()
+        with Horizontal(id="gd-bottom"):
+            yield PlayControl(id="gd-play")
+            yield Static(id="gd-status")
+        yield Footer(show_command_palette=False)
 
     @property
     def columns(self) -> ColumnsView:
@@ -555,17 +783,52 @@ class GuandanScreen(GameScreen):
     def hand_widget(self) -> ColumnsView:
         return self.columns
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Use the room of a tall terminal: taller seat panels and middle (the hand grows by itself)."""
+        tall = event.size.height >= 34
+        self.query_one("#gd-top").styles.height = 4 if tall else 3
+        self.query_one("#gd-middle").styles.height = 8 if tall else 6
+        self.refresh_table()
+
     # -- flow
     def cpu_may_move(self) -> bool:
         return super().cpu_may_move() and not self._chooser_open
 
+    def results_pause(self) -> float:
+        return self.RESULTS_PAUSE if self.app.settings.cpu_delay > 0 else 0.0
+
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         if seat == HUMAN:
             self.hint_index = -1
+        ended = [r for r in records if r["type"] == "hand_end"]
+        for record in ended:
+            self.flash = t("gd_level_up", n=record["level_up"]) if record["level_up"] else ""
+        pause = self.results_pause() if ended else 0.0
+        if pause <= 0:
+            super().after_move(seat, move, records)
+            return
+        # The «+N» first, alone on the level bar; the summary after a pause (or at the next key).
         for record in records:
             if record["type"] == "hand_end":
-                self.flash = t("gd_level_up", n=record["level_up"]) if record["level_up"] else ""
-        super().after_move(seat, move, records)
+                self.pending_results = record
+            elif record["type"] == "match_end":
+                self.pending_match_end = record
+        self.refresh_table()
+        self._results_timer = self.set_timer(pause, self._results_now)
+
+    def _results_now(self) -> None:
+        if self._results_timer is not None:
+            self._results_timer.stop()
+            self._results_timer = None
+            self.show_results()
+
+    def on_key(self, event: events.Key) -> None:
+        if self._results_timer is not None:
+            self._results_now()
+            event.stop()
+            event.prevent_default()
+            return
+        super().on_key(event)
 
     def advance(self) -> None:
         if self.dealing:
@@ -587,12 +850,11 @@ class GuandanScreen(GameScreen):
             self.columns.select([legal[0].card])
             self.set_status(t("gd_tribute_pick", card=card_label(legal[0].card, self.style_name)))
         else:
-            payer = next(p for p, r in self.match.receiver_of.items() if r == HUMAN)
             self.columns.select([recommended_return(self.match.view(HUMAN)).card])
-            self.set_status(t("gd_return_you", name=seat_name(payer)))
+            self.set_status(t("gd_return_you"))
 
     def results_dialog(self, record: dict) -> SummaryScreen:
-        return SummaryScreen(record, self.pending_match_end is not None)
+        return SummaryScreen(record, self.pending_match_end is not None, self.match.options)
 
     def match_end_dialog(self, record: dict) -> MatchEndScreen:
         return MatchEndScreen(record)
@@ -611,7 +873,7 @@ class GuandanScreen(GameScreen):
         for card in view.hand:
             columns.setdefault(rules.card_value(card, view.level), []).append(card)
         ordered = sorted(columns)
-        return [columns[v] for v in ordered], [rules.rank_name(columns[v][0].rank) for v in ordered]
+        return [columns[v] for v in ordered], [rank_label(columns[v][0].rank) for v in ordered]
 
     def refresh_table(self) -> None:
         if not self.query(ColumnsView):
@@ -620,7 +882,7 @@ class GuandanScreen(GameScreen):
         style = self.style_name
         self.query_one(LevelBar).show(view, self.flash)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
-            self.query_one(widget_id, SeatPanel).show_seat(view, seat, style)
+            self.query_one(widget_id, SeatPanel).show_seat(view, seat, style, one_line=seat == 2)
         columns, labels = self._column_groups(view)
         keep = self.columns.selection() if [list(c) for c in columns] == self.columns.columns else None
         self.columns.set_columns(columns, labels, style)
@@ -630,6 +892,8 @@ class GuandanScreen(GameScreen):
         turn = view.to_move
         if turn == HUMAN and view.phase == "play":
             message = t("gd_lead") if view.top is None else t("gd_your_turn")
+        elif turn == HUMAN and view.phase == "tribute":
+            message = t("gd_your_tribute") if isinstance(view.legal[0], Tribute) else t("gd_your_return")
         elif turn is not None:
             message = t("gd_to_play", name=seat_name(turn))
         else:
@@ -643,28 +907,37 @@ class GuandanScreen(GameScreen):
         self.refresh_bindings()
 
     def _label_enter(self, view: GuandanView) -> None:
-        """The play control (Enter in the footer) names the selection: «Pair of 9s», «Straight 5–9»;
-        during the tribute it says «Return» (or «Pay tribute»)."""
+        """The play control (Enter in the footer) names exactly the selection: «Pair of 9s», «Straight
+        5–9», «2 readings»; «Not a play»; during the tribute «Return» (or «Pay tribute»)."""
         label = t("gd_play")
         if view.phase == "tribute" and view.to_move == HUMAN:
             label = t("gd_return") if isinstance(view.legal[0], Return) else t("gd_tribute")
-        elif view.to_move == HUMAN:
+        elif view.to_move == HUMAN and self.columns.selection():
+            readings = self._readings()
             beating = self._beating_readings()
             if len(beating) == 1:
                 label = combo_name(beating[0])
-        self._bindings.key_to_bindings["enter"] = [
-            dataclasses.replace(binding, description=label) for binding in self._bindings.key_to_bindings["enter"]]
+            elif len(beating) > 1:
+                label = t("gd_n_readings", n=len(beating))
+            elif readings:
+                label = combo_name(readings[0])
+            else:
+                label = t("gd_not_a_play")
+        self.query_one(PlayControl).show(label, ready=label != t("gd_play") and bool(self._beating_readings())
+                                         or view.phase == "tribute" and view.to_move == HUMAN)
 
-    def _beating_readings(self) -> list[Combo]:
+    def _readings(self) -> list[Combo]:
         cards = self.columns.selection()
         if not cards:
             return []
-        readings = rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
+        return rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
+
+    def _beating_readings(self) -> list[Combo]:
         top = self.match.top.combo if self.match.top else None
-        return [c for c in readings if rules.beats(c, top, self.match.level)]
+        return [c for c in self._readings() if rules.beats(c, top, self.match.level)]
 
     def _lit_columns(self, view: GuandanView) -> set[int]:
-        """When answering, the columns that can be part of a beating play."""
+        """When answering, the columns holding a card of some legal play that beats the table."""
         if view.to_move != HUMAN or view.top is None or view.phase != "play":
             return set()
         cards = rules.usable_cards(view.hand, view.level, view.top.combo, view.options.straight_flush_as_straight)
@@ -688,46 +961,62 @@ class GuandanScreen(GameScreen):
             if self.match.top is not None and not any(isinstance(m, Play) for m in self.match.legal_moves()):
                 return t("gd_no_hint")
             return t("gd_nothing")
-        readings = rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
+        readings = self._readings()
         if not readings:
             return t("gd_not_a_play")
-        top = self.match.top.combo if self.match.top else None
-        beating = [c for c in readings if rules.beats(c, top, self.match.level)]
+        beating = self._beating_readings()
         if not beating:
             return t("gd_does_not_beat", play=combo_name(readings[0]))
         if len(beating) > 1:
             return " / ".join(combo_name(c) for c in beating) + " — " + t("gd_readings", n=len(beating))
-        combo = beating[0]
-        text = combo_name(combo)
+        combo = beating[0]                  # the play control names it; the status adds what wilds stand for
         if combo.wilds_as:
-            text += "  " + t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as))
-        return text
-
-    def reason(self, exc: Any) -> str:
-        text = t(exc.key, **exc.params)
-        return exc.reason if text == exc.key else text
+            return t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as))
+        return ""
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         mine = self.match.to_move() == HUMAN and not self.dealing
-        if action in ("play", "hint", "clear", "take", "put_back", "cursor"):
+        if action in ("play", "hint", "clear", "take", "tap", "put_back", "cursor", "cursor_to", "suit"):
             return mine
         if action == "pass":
             return mine and self.match.phase == "play" and self.match.top is not None
         return True
 
     def action_cursor(self, step: int) -> None:
+        """← →: no wrap-around at either end."""
         columns = self.columns
         if columns.columns:
-            columns.cursor = (columns.cursor + step) % len(columns.columns)
+            columns.cursor = max(0, min(len(columns.columns) - 1, columns.cursor + step))
+            columns.refresh()
+
+    def action_cursor_to(self, index: int) -> None:
+        columns = self.columns
+        if columns.columns:
+            columns.cursor = index % len(columns.columns)
+            columns.refresh()
 
     def action_take(self) -> None:
+        """↑: one more card; when the column is all taken it stays so (x or ↓ put cards back)."""
+        if not self.columns.take():
+            self.set_status(t("gd_all_taken"))
+            return
+        self.selection_changed()
+
+    def action_tap(self) -> None:
+        """Space: the source's tap cycle (one more card; all taken, the next tap empties the column)."""
         self.columns.press()
         self.selection_changed()
 
     def action_put_back(self) -> None:
         self.columns.put_back()
         self.selection_changed()
+
+    def action_suit(self, suit: str) -> None:
+        if self.columns.take_suit(suit):
+            self.selection_changed()
+        else:
+            self.app.bell()
 
     def action_clear(self) -> None:
         self.columns.clear()
@@ -743,28 +1032,72 @@ class GuandanScreen(GameScreen):
         if self.play(Pass(), HUMAN):
             self.columns.clear()
 
+    def action_last_trick(self) -> None:
+        self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
+
+    def hint_cycle(self) -> list[tuple[list[Card], str]]:
+        """The hints for this turn, one per press of h, as (cards to select, what the status says).
+
+        Tribute: the card to pay; return: the recommended card. Otherwise the legal plays from the
+        cheapest to the dearest (non-bombs before bombs, fewer wilds, lower, smaller). When the partner
+        is winning the trick, the first hint is to pass — unless a play takes your last cards."""
+        if self._hints is not None and self._hints[0] == len(self.match.moves):
+            return self._hints[1]
+        view = self.match.view(HUMAN)
+        level = view.level
+        cycle: list[tuple[list[Card], str]] = []
+        legal = list(view.legal)
+        if view.phase == "tribute" and legal:
+            if isinstance(legal[0], Tribute):
+                card = legal[0].card
+                cycle = [([card], t("gd_hint_tribute", card=card_label(card, self.style_name)))]
+            else:
+                card = recommended_return(view).card
+                cycle = [([card], t("gd_hint_return", card=card_label(card, self.style_name)))]
+        else:
+            plays = [m for m in legal if isinstance(m, Play)]
+
+            def combo_of(move: Play) -> Combo:
+                return next(c for c in rules.classify(move.cards, level, view.options.straight_flush_as_straight)
+                            if c.type == move.type and c.key == move.key)
+
+            def cost(move: Play) -> tuple:
+                combo = combo_of(move)
+                wilds = sum(1 for c in move.cards if rules.is_wild(c, level))
+                return (combo.is_bomb, rules.rung(combo) if combo.is_bomb else 0, wilds, rules.strength(combo, level),
+                        len(move.cards), rules.TYPES.index(combo.type))
+
+            plays.sort(key=cost)
+            partner_winning = view.top is not None and view.top.seat == partner(HUMAN)
+            if partner_winning:
+                out = [p for p in plays if len(p.cards) == len(view.hand)]
+                cycle = [(list(p.cards), t("gd_hint_out", play=combo_name(combo_of(p)))) for p in out]
+                cycle.append(([], t("gd_hint_partner")))
+                cycle += [(list(p.cards), t("gd_over_partner", play=combo_name(combo_of(p))))
+                          for p in plays if p not in out]
+            else:
+                cycle = [(list(p.cards), "") for p in plays]
+        self._hints = (len(self.match.moves), cycle)
+        return cycle
+
     def action_hint(self) -> None:
-        """Propose plays from the cheapest to the dearest, one per press."""
-        plays = [m for m in self.match.legal_moves() if isinstance(m, Play)]
-        if not plays:
+        """Propose plays from the cheapest to the dearest, one per press (the first press included)."""
+        cycle = self.hint_cycle()
+        if not cycle:
+            self.columns.clear()
             self.set_status(t("gd_no_hint"))
+            self._label_enter(self.match.view(HUMAN))
+            self.refresh_bindings()
             return
-        level = self.match.level
-
-        def cost(move: Play) -> tuple:
-            combo = rules.classify(move.cards, level, self.match.options.straight_flush_as_straight)
-            combo = next(c for c in combo if c.type == move.type and c.key == move.key)
-            return (combo.is_bomb, rules.rung(combo) if combo.is_bomb else 0, rules.strength(combo, level),
-                    -len(move.cards))
-
-        plays.sort(key=cost)
-        suggestion = NormalBot().choose(self.match.view(HUMAN))
-        if self.hint_index < 0 and isinstance(suggestion, Play) and suggestion in plays:
-            plays.remove(suggestion)
-            plays.insert(0, suggestion)
-        self.hint_index = (self.hint_index + 1) % len(plays)
-        self.columns.select(list(plays[self.hint_index].cards))
+        self.hint_index = (self.hint_index + 1) % len(cycle)
+        cards, message = cycle[self.hint_index]
+        if cards:
+            self.columns.select(cards)
+        else:
+            self.columns.clear()
         self.selection_changed()
+        if message:
+            self.set_status(message)
 
     def action_play(self) -> None:
         if self.match.to_move() != HUMAN:
@@ -782,16 +1115,19 @@ class GuandanScreen(GameScreen):
         if not cards:
             self.set_status(t("gd_nothing"))
             return
-        readings = rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
-        top = self.match.top.combo if self.match.top else None
-        beating = [c for c in readings if rules.beats(c, top, self.match.level)]
+        readings = self._readings()
+        beating = self._beating_readings()
+        if not beating:
+            # Say what is wrong without asking the engine: the selection names itself.
+            self.set_status(t("gd_does_not_beat", play=combo_name(readings[0])) if readings else t("gd_not_a_play"))
+            self.app.bell()
+            return
         if len(beating) > 1:
             self._chooser_open = True
             self.app.push_screen(ChooserScreen(beating, self.style_name),
                                  callback=lambda index: self._chosen(cards, beating, index))
             return
-        combo = beating[0] if beating else (readings[0] if readings else Combo("single", None, len(cards)))
-        self._play_cards(cards, combo)
+        self._play_cards(cards, beating[0])
 
     def _chosen(self, cards: list[Card], readings: list[Combo], index: int | None) -> None:
         self._chooser_open = False

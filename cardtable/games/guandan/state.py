@@ -218,6 +218,9 @@ class GuandanView(LazyBotSeed):
     plays: tuple[tuple[int, tuple[Card, ...]], ...]  # who played what this hand, in order
     legal: tuple
     decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
+    trick: tuple[tuple[int, Any], ...] = ()        # the current trick so far: (seat, Play or Pass)
+    last_trick: tuple[tuple[int, Any], ...] = ()   # the last closed trick of this hand
+    last_winner: int | None = None                 # who won it (the owner of its top play)
 
     @property
     def wild(self) -> Card:
@@ -260,6 +263,9 @@ class GuandanMatch(Match):
         self.top: TopPlay | None = None
         self.passed: set[int] = set()
         self.actions: list[Any] = [None] * 4
+        self.trick: list[tuple[int, Any]] = []
+        self.last_trick: tuple[tuple[int, Any], ...] = ()
+        self.last_winner: int | None = None
         self.played: list[Card] = []
         self.plays: list[tuple[int, tuple[Card, ...]]] = []
         self.tribute_moves: list[tuple[str, int, int, Card | None]] = []
@@ -401,7 +407,7 @@ class GuandanMatch(Match):
                 raise IllegalMove("those cards are not a valid play", "gd_not_a_play")
             raise IllegalMove("those cards cannot be read that way", "gd_wrong_reading")
         if self.top is not None and not rules.beats(combo, self.top.form, self.level):
-            raise IllegalMove("that does not beat the play on the table", "gd_does_not_beat")
+            raise IllegalMove("that does not beat the play on the table", "gd_no_beat")
         self._checked = (move, combo)       # apply reads it instead of classifying again
 
     # -- applying
@@ -424,6 +430,7 @@ class GuandanMatch(Match):
         elif isinstance(move, Pass):
             self.passed.add(seat)
             self.actions[seat] = move
+            self.trick.append((seat, move))
             self._advance(seat)
         else:
             checked = self._checked
@@ -440,6 +447,7 @@ class GuandanMatch(Match):
                                sf_as_straight=self.options.straight_flush_as_straight)
             self.passed = set()
             self.actions[seat] = move
+            self.trick.append((seat, move))
             if not hand:
                 self.finish.append(seat)
                 if self._hand_over():
@@ -456,6 +464,7 @@ class GuandanMatch(Match):
         if set(others) <= self.passed:
             # The trick is over: its owner leads, or the partner if the owner is out (接风).
             leader = owner if self.hands[owner] else partner(owner)
+            self.last_trick, self.last_winner, self.trick = tuple(self.trick), owner, []
             self.top = None
             self.passed = set()
             self.actions = [None] * 4
@@ -508,7 +517,8 @@ class GuandanMatch(Match):
             actions=tuple(self.actions), tribute=self.tribute, tribute_moves=tuple(self.tribute_moves),
             anti_holders=self.anti_holders, played=tuple(self.played), plays=tuple(self.plays),
             legal=tuple(self.legal_moves(seat)) if self.to_move() == seat else (),
-            decision=(self._bot_key(), len(self.moves), seat))
+            decision=(self._bot_key(), len(self.moves), seat), trick=tuple(self.trick),
+            last_trick=self.last_trick, last_winner=self.last_winner)
 
     def clone(self) -> GuandanMatch:
         twin = GuandanMatch.__new__(GuandanMatch)
@@ -519,7 +529,7 @@ class GuandanMatch(Match):
         twin.hands = [list(h) for h in self.hands]
         twin.finish, twin.passed, twin.actions = list(self.finish), set(self.passed), list(self.actions)
         twin.played, twin.tribute_moves = list(self.played), list(self.tribute_moves)
-        twin.plays = list(self.plays)
+        twin.plays, twin.trick = list(self.plays), list(self.trick)
         twin.pending, twin.paid, twin.receiver_of = list(self.pending), dict(self.paid), dict(self.receiver_of)
         return twin
 
