@@ -270,8 +270,9 @@ def anti_text(holders: tuple[int, ...]) -> str:
 
 def fails_text(view_or_options: Any, failures: tuple[int, int] | list[int]) -> str:
     options = getattr(view_or_options, "options", view_or_options)
-    key = "gd_fails_three" if options.aces == "three_strikes" else "gd_fails_unlimited"
-    return t(key, us=failures[0], them=failures[1])
+    if options.aces == "three_strikes":
+        return t("gd_fails_three", us=failures[0], them=failures[1])
+    return t("gd_fails_unlimited", us=failures[0], them=failures[1])
 
 
 # ---------------------------------------------------------------- widgets
