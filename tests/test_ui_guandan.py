@@ -406,7 +406,7 @@ async def test_hint_does_not_beat_a_winning_partner_unless_it_goes_out(tmp_path)
         screen.refresh_table()
         await pilot.press("h")
         assert screen.query_one(ColumnsView).selection() == []
-        assert "partner is winning" in status(screen)
+        assert "Partner is winning" in status(screen)
         await pilot.press("h")
         assert control(screen) == "Full house of 9s" and "beats your partner" in status(screen)
         # The same play taking the last cards is proposed first, and the status says why.

@@ -151,7 +151,7 @@ class LastTrickDialog(ModalScreen):
     """The last trick of the hand: one line per card, then who took it."""
 
     BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]
-    DEFAULT_CSS = "LastTrickDialog .dialog { width: 46; }"
+    DEFAULT_CSS = "LastTrickDialog .dialog { width: 56; }"
 
     def __init__(self, lines: list[Text], taker: str | None) -> None:
         super().__init__()

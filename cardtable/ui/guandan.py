@@ -48,12 +48,12 @@ i18n.register(
                         "5 · From hand 2 the last pays tribute; the 1st gives back a 2–10.",
         "gd_aces": "Aces",
         "gd_aces_unlimited": "Compulsory · tournament",
-        "gd_aces_three": "3 failures → back to 2",
+        "gd_aces_three": "3 failures → to 2",
         "gd_start": "Start a new game",
         "gd_level_bar": "Us {us} · Them {them} · playing {level}",
         "gd_fails_three": "A failures {us}/3 (them {them}/3)",
         "gd_fails_unlimited": "A failures {us} (them {them}) · tournament",
-        "gd_aces_rule_three": "Aces: 3 failures → back to 2",
+        "gd_aces_rule_three": "Aces: 3 failures → to 2",
         "gd_aces_rule_unlimited": "Aces: compulsory · tournament",
         "gd_out": "out: BJ {bj} · SJ {sj} · wild {wild} · level {level}",
         "gd_place_1": "1st", "gd_place_2": "2nd", "gd_place_3": "3rd", "gd_place_4": "last",
@@ -70,9 +70,9 @@ i18n.register(
         "gd_tribute_row": "Paid", "gd_return_row": "Back",
         "gd_your_tribute": "Your turn: pay the tribute",
         "gd_your_return": "Your turn: return a card",
-        "gd_hint_tribute": "Your tribute: {card}, your highest card. Enter pays it.",
-        "gd_hint_return": "Recommended: {card}, the lowest card that breaks no pair. Enter returns it.",
-        "gd_hint_partner": "Your partner is winning the trick: pass (h again for plays that beat it).",
+        "gd_hint_tribute": "Your tribute: {card}, your highest card.",
+        "gd_hint_return": "Recommended: {card} (the lowest that breaks no pair).",
+        "gd_hint_partner": "Partner is winning the trick: pass (h again: plays that beat it).",
         "gd_hint_out": "{play}: it takes your last cards, so it beats even your partner.",
         "gd_over_partner": "{play} (it beats your partner, who is winning)",
         "gd_trick_you": "You won the trick",
@@ -164,9 +164,9 @@ i18n.register(
         "gd_tribute_row": "Paga", "gd_return_row": "Dev.",
         "gd_your_tribute": "Te toca pagar el tributo",
         "gd_your_return": "Te toca devolver una carta",
-        "gd_hint_tribute": "Tu tributo: {card}, tu carta más alta. Intro la paga.",
-        "gd_hint_return": "Recomendada: {card}, la más baja que no rompe pareja. Intro la devuelve.",
-        "gd_hint_partner": "Tu compañero va ganando la baza: paso (h otra vez: jugadas que le ganan).",
+        "gd_hint_tribute": "Tu tributo: {card}, tu carta más alta.",
+        "gd_hint_return": "Recomendada: {card} (la más baja sin romper pareja).",
+        "gd_hint_partner": "Tu compañero va ganando: paso (h otra vez: jugadas que le ganan).",
         "gd_hint_out": "{play}: con ella sales, así que vale la pena ganar a tu compañero.",
         "gd_over_partner": "{play} (gana a tu compañero, que va ganando)",
         "gd_trick_you": "Ganas la baza",
@@ -661,7 +661,9 @@ class SummaryScreen(HandEndDialog):
         yield Static(table)
         yield Label(Text(rise, style="bold green" if us else "bold red"))
         yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))
-        yield Label(t(f"gd_aces_rule_{self.options.aces}") + " · " + fails_text(self.options, record["a_failures"]))
+        rule = t("gd_aces_rule_three") if self.options.aces == "three_strikes" else t("gd_aces_rule_unlimited")
+        yield Label(rule)
+        yield Label(fails_text(self.options, record["a_failures"]))
 
 
 class MatchEndScreen(MatchEndDialog):

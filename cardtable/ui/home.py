@@ -38,7 +38,7 @@ class HomeScreen(Screen):
             yield Static(id="home-hint")
             yield Static(id="home-saves-title")
             yield Static(id="home-saves")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         translate_bindings(self)
