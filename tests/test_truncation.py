@@ -224,7 +224,7 @@ async def _guandan_last_trick(pilot) -> None:
 
     screen = _table(pilot)
     match = screen.match
-    match.last_trick = ((0, Play(tuple([Card(9, "S"), Card(9, "D")]), "pair", 9)), (1, Pass()),
+    match.last_trick = ((0, Play((Card(9, "S"), Card(9, "D")), "pair", 9)), (1, Pass()),
                         (2, Pass()), (3, Pass()))
     match.last_winner = 0
     await _press(pilot, "l")

@@ -1,9 +1,21 @@
 """Pilot tests of the Guandan table, keyboard only: a wild-card choice, a whole hand and a tribute."""
 
+from cardtable.cards import Card, parse_card
 from cardtable.games.guandan import rules
-from cardtable.games.guandan.state import GuandanOptions, Play, Return, Tribute
+from cardtable.games.guandan.state import GuandanOptions, Play, Return, TopPlay, Tribute
 from cardtable.saves import SaveStore
-from cardtable.ui.guandan import ChooserScreen, ColumnsView, GuandanScreen, GuandanSetup, SummaryScreen
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog
+from cardtable.ui.guandan import (
+    ChooserScreen,
+    ColumnsView,
+    GuandanScreen,
+    GuandanSetup,
+    PlayControl,
+    SummaryScreen,
+    TableView,
+    anti_text,
+    combo_name,
+)
 from tests.ui_helpers import make_app, settle
 
 # Seed 5: the human's first hand holds one wild (2♥), no other 2, and several exact pairs, so two pairs
@@ -204,10 +216,6 @@ async def test_sort_by_play_groups_the_hand(tmp_path):
 
 
 # ---------------------------------------------------------------- issue 8: what a new player trips over
-from cardtable.cards import Card, parse_card  # noqa: E402
-from cardtable.games.guandan.state import Pass, TopPlay  # noqa: E402
-from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog  # noqa: E402
-from cardtable.ui.guandan import PlayControl, TableView, anti_text, combo_name  # noqa: E402
 
 
 def cards(text):

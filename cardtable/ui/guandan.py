@@ -54,7 +54,6 @@ i18n.register(
         "gd_fails_three": "A failures {us}/3 (them {them}/3)",
         "gd_fails_unlimited": "A failures {us} (them {them}) · tournament",
         "gd_aces_rule_three": "Aces: 3 failures → to 2",
-        "gd_aces_rule_unlimited": "Aces: compulsory · tournament",
         "gd_out": "out: BJ {bj} · SJ {sj} · wild {wild} · level {level}",
         "gd_place_1": "1st", "gd_place_2": "2nd", "gd_place_3": "3rd", "gd_place_4": "last",
         "gd_pass": "Pass",
@@ -64,7 +63,10 @@ i18n.register(
         "gd_to_play": "{name} to play",
         "gd_nothing": "Take cards: ↑/Space on a column · S H D C: the card of that suit",
         "gd_all_taken": "All taken: ↓ puts one back, x clears",
-        "gd_suit_S": "♠", "gd_suit_H": "♥", "gd_suit_D": "♦", "gd_suit_C": "♣",
+        "gd_suit_S": "Take or put back the ♠ of the column", "gd_suit_H": "Take or put back the ♥ of the column (the level column: the wild)",
+        "gd_suit_D": "Take or put back the ♦ of the column", "gd_suit_C": "Take or put back the ♣ of the column",
+        "gd_first_column": "First column", "gd_last_column": "Last column",
+        "gd_tap": "One more card; all taken: empty the column",
         "gd_choose": "Choose",
         "gd_tribute_title": "Tribute",
         "gd_tribute_row": "Paid", "gd_return_row": "Back",
@@ -148,7 +150,6 @@ i18n.register(
         "gd_fails_three": "fallos en Ases {us}/3 (ellos {them}/3)",
         "gd_fails_unlimited": "fallos en Ases {us} (ellos {them}) · torneo",
         "gd_aces_rule_three": "Ases: 3 fallos → al 2",
-        "gd_aces_rule_unlimited": "Ases: obligatorio · torneo",
         "gd_out": "fuera: JG {bj} · JP {sj} · comodín {wild} · nivel {level}",
         "gd_place_1": "1.º", "gd_place_2": "2.º", "gd_place_3": "3.º", "gd_place_4": "último",
         "gd_pass": "Paso",
@@ -158,7 +159,10 @@ i18n.register(
         "gd_to_play": "Juega {name}",
         "gd_nothing": "Coge cartas: ↑/Espacio en una columna · S H D C: la carta de ese palo",
         "gd_all_taken": "Ya las llevas todas: ↓ deja una, x las deja todas",
-        "gd_suit_S": "♠", "gd_suit_H": "♥", "gd_suit_D": "♦", "gd_suit_C": "♣",
+        "gd_suit_S": "Coger o dejar la carta de ♠", "gd_suit_H": "Coger o dejar la carta de ♥ (en la columna del nivel: el comodín)",
+        "gd_suit_D": "Coger o dejar la carta de ♦", "gd_suit_C": "Coger o dejar la carta de ♣",
+        "gd_first_column": "Primera columna", "gd_last_column": "Última columna",
+        "gd_tap": "Otra carta; con todas, vaciar la columna",
         "gd_choose": "Elegir",
         "gd_tribute_title": "Tributo",
         "gd_tribute_row": "Paga", "gd_return_row": "Dev.",
@@ -661,8 +665,8 @@ class SummaryScreen(HandEndDialog):
         yield Static(table)
         yield Label(Text(rise, style="bold green" if us else "bold red"))
         yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))
-        rule = t("gd_aces_rule_three") if self.options.aces == "three_strikes" else t("gd_aces_rule_unlimited")
-        yield Label(rule)
+        if self.options.aces == "three_strikes":        # (the compulsory rule says «tournament» in the line)
+            yield Label(t("gd_aces_rule_three"))
         yield Label(fails_text(self.options, record["a_failures"]))
 
 
@@ -717,10 +721,10 @@ class GuandanScreen(GameScreen):
     BINDINGS = [
         Binding("left", "cursor(-1)", "move_left", show=False),
         Binding("right", "cursor(1)", "move_right", show=False),
-        Binding("home", "cursor_to(0)", "Home", show=False),
-        Binding("end", "cursor_to(-1)", "End", show=False),
+        Binding("home", "cursor_to(0)", "gd_first_column", show=False),
+        Binding("end", "cursor_to(-1)", "gd_last_column", show=False),
         Binding("up", "take", "gd_take", show=False),
-        Binding("space", "tap", "gd_take", show=False),
+        Binding("space", "tap", "gd_tap", show=False),
         Binding("down", "put_back", "gd_put_back", show=False),
         Binding("S", "suit('S')", "gd_suit_S", show=False),
         Binding("H", "suit('H')", "gd_suit_H", show=False),
