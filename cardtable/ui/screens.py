@@ -126,7 +126,7 @@ class SettingsScreen(AnswerOnce):
 
     DEFAULT_CSS = """
     SettingsScreen .dialog { width: 78; }
-    #settings-row { height: auto; }
+    #settings-row { layout: grid; grid-size: 2; grid-gutter: 0 2; height: auto; }
     .settings-group { width: 1fr; height: auto; }
     .settings-group RadioSet { width: 100%; }
     """
