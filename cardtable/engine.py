@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Protocol, Self
 
-from cardtable.rng import MAX_SEED
+from cardtable.rng import MAX_SEED, Rng
 
 
 class IllegalMove(ValueError):
@@ -258,6 +258,13 @@ class Match(ABC):
     def clone(self) -> Self:
         """An independent copy, cheap enough for search."""
 
+    def redeal_hidden(self, seat: int, rng: Rng) -> Self:
+        """A world for search and for checks: a clone in which every card ``seat`` cannot see (the other
+        hands, a stock) is dealt again by the game's sampler, consistently with everything
+        ``view(seat)`` shows, so ``world.view(seat) == self.view(seat)`` and the world plays on under the
+        rules. Its ``moves`` and ``log`` still describe the real deal: a world is never saved."""
+        raise NotImplementedError(f"{self.game} does not sample hidden cards")
+
     @abstractmethod
     def summary(self) -> str:
         """A short English line for the save-slot picker (e.g. "hand 3 · you +120")."""
@@ -319,7 +326,13 @@ class Match(ABC):
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         """The ``legal`` list of a history move line (the encoding of every legal move)."""
-        return [move.to_json() for move in self.legal_moves(seat)]
+        return [self.legal_entry(move) for move in self.legal_moves(seat)]
+
+    def legal_entry(self, move: Any) -> dict[str, Any]:
+        """How ``move`` appears in a history ``legal`` list: its JSON encoding, unless the game lists
+        its legal moves by form (Guandan lists each form of play once, with one way to realise it;
+        any other realisation of a listed form is legal too)."""
+        return move.to_json()
 
     def match_record(self, players: list[str]) -> dict[str, Any]:
         return {"type": "match", "format": "cardtable-history", "version": 1, "game": self.game,

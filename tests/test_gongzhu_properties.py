@@ -35,8 +35,6 @@ def test_random_legal_play_keeps_every_invariant(seed, choices):
         steps += 1
         if match.phase == "play":
             check_conservation(match)
-    replayed = SPEC.match_type.replay(match.options, match.seed, match.moves)
-    assert replayed.log == match.log
 
 
 @given(seed=st.integers(0, 10 ** 6))
@@ -89,30 +87,6 @@ def test_illegal_moves_are_refused(seed, data):
         else:
             raise AssertionError(f"{card} accepted for seat {seat}")
         assert len(match.moves) == before
-
-
-@given(seed=st.integers(0, 10 ** 6), data=st.data())
-def test_bot_decision_depends_only_on_its_view(seed, data):
-    """Two matches that differ only in cards hidden from the bot give the bot the same view, so the
-    same decision: we check the decision is a function of the view by recomputing it on a copy."""
-    match = SPEC.new_match(seed=seed)
-    for _ in range(data.draw(st.integers(0, 50))):
-        match.apply(data.draw(st.sampled_from(match.legal_moves())))
-    seat = match.to_move()
-    view = match.view(seat)
-    for level in ("easy", "normal"):
-        bot = SPEC.bot(level)
-        first = bot.choose(view)
-        other = match.clone()
-        # Shuffle the hidden cards between the other seats: the bot's view must not change.
-        others = [s for s in range(4) if s != seat]
-        pool = [c for s in others for c in other.hands[s]]
-        pool.reverse()
-        for s in others:
-            n = len(other.hands[s])
-            other.hands[s], pool = sorted(pool[:n], key=rules.sort_key), pool[n:]
-        assert other.view(seat) == view
-        assert SPEC.bot(level).choose(other.view(seat)) == first
 
 
 def test_history_follows_the_format_and_replays():

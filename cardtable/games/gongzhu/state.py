@@ -339,6 +339,18 @@ class GongZhuMatch(Match):
         twin.suits_led = set(self.suits_led)
         return twin
 
+    def redeal_hidden(self, seat: int, rng: Rng) -> GongZhuMatch:
+        from cardtable.games.gongzhu.sampling import sample_hands
+
+        world = self.clone()
+        world.hands = [sorted(hand, key=rules.sort_key) for hand in sample_hands(self.view(seat), rng)]
+        # Choices already made in the (simultaneous) showing phase are hidden from ``seat`` until the
+        # phase ends: each such seat shows what it still holds of what it chose.
+        for other, cards in enumerate(world.shown):
+            if other != seat and cards is not None and self.phase == "show":
+                world.shown[other] = tuple(c for c in cards if c in world.hands[other])
+        return world
+
     def summary(self) -> str:
         totals = " ".join(f"{t:+d}" for t in self.totals)
         state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"

@@ -376,6 +376,12 @@ class GuandanMatch(Match):
                 out.append(move.to_json())
         return out
 
+    def legal_entry(self, move: Any) -> dict[str, Any]:
+        if isinstance(move, Play):
+            return {"play_form": {"type": move.type, "key": None if move.key is None else
+                                  rules.rank_name(move.key), "size": move.size}}
+        return move.to_json()
+
     # -- checking
     def _check(self, move: Any, seat: int) -> None:
         if self.pending:
@@ -532,6 +538,14 @@ class GuandanMatch(Match):
         twin.plays, twin.trick = list(self.plays), list(self.trick)
         twin.pending, twin.paid, twin.receiver_of = list(self.pending), dict(self.paid), dict(self.receiver_of)
         return twin
+
+    def redeal_hidden(self, seat: int, rng: Rng) -> GuandanMatch:
+        from cardtable.games.guandan.sampling import sample_hands
+
+        world = self.clone()
+        world.hands = sample_hands(self.view(seat), rng)
+        world._sort()
+        return world
 
     def summary(self) -> str:
         state = "finished" if self.finished else f"hand {self.hand} at {rules.rank_name(self.level)}"

@@ -425,6 +425,19 @@ class GuinoteMatch(Match):
         twin.window_singers = set(self.window_singers)
         return twin
 
+    def redeal_hidden(self, seat: int, rng: Rng) -> GuinoteMatch:
+        from cardtable.games.guinote.sampling import sample_world
+
+        world = self.clone()
+        hands, stock = sample_world(self.view(seat), rng)
+        world.hands, world.stock = hands, stock
+        world._sort_hands()
+        # Who may exchange the 7 of trumps is hidden from the other seats: it stays open only to a seat
+        # that still holds the 7 in this world.
+        if self.exchange_seat is not None and rules_seven(self.trump) not in world.hands[self.exchange_seat]:
+            world.exchange_seat = None
+        return world
+
     def summary(self) -> str:
         state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"
         return (f"Guiñote · {state} · cotos {self.cotos[0]}-{self.cotos[1]} · "
