@@ -145,6 +145,19 @@ class Bot(Protocol):
     def choose(self, view: Any) -> Any: ...
 
 
+# ---------------------------------------------------------------- results
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """Where a match stands, as a small value: ``over``; ``winners``, the seats that won (both partners
+    in a partnership game; empty until the match is over); ``totals``, one match score per seat in the
+    game's own unit (Gong Zhu: points; Guandan: the level of the seat's pair, 2-14; Guiñote: the cotos
+    of the seat's pair)."""
+
+    over: bool
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
 # ---------------------------------------------------------------- the match
 def _holds(moves: list, move: Any) -> bool:
     """Is this very object (not an equal one) in ``moves``?"""
@@ -257,6 +270,16 @@ class Match(ABC):
     @abstractmethod
     def clone(self) -> Self:
         """An independent copy, cheap enough for search."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """Whether the match is over, who won and the match score per seat (see :class:`Outcome`)."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """One number per seat: the score a search maximises, summed over the hands finished so far
+        (so a playout to the end of the hand can be scored by it). Each game documents its definition;
+        partners always get the same number."""
 
     def redeal_hidden(self, seat: int, rng: Rng) -> Self:
         """A world for search and for checks: a clone in which every card ``seat`` cannot see (the other

@@ -132,11 +132,10 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
                     continue     # partners share the result: count each team once per hand
                 outcome.scores.append((seating[s], value))
                 outcome.by_hand.append((record["hand"], seating[s], value, decided))
-        elif record["type"] == "match_end":
-            for s in _match_winners(record):
-                if spec.partnerships and s >= 2:
-                    continue     # a team wins once
-                outcome.wins.append(seating[s])
+    for s in match.outcome().winners:
+        if spec.partnerships and s >= 2:
+            continue     # a team wins once
+        outcome.wins.append(seating[s])
     return outcome
 
 
@@ -234,9 +233,3 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
     result.seconds = time.perf_counter() - start
     return result
 
-
-def _match_winners(record: dict) -> list[int]:
-    if "winners" in record:
-        return list(record["winners"])
-    team = record.get("winner_team", record.get("winner"))
-    return [team, team + 2] if isinstance(team, int) else []

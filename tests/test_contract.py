@@ -60,6 +60,20 @@ def fingerprint(match: Match) -> tuple:
             [match.view(s) for s in range(4)], [match.legal_moves(s) for s in range(4)])
 
 
+def check_results(spec, match: Match):
+    """``outcome()`` and ``returns()`` are small per-seat values; partners share them."""
+    outcome = match.outcome()
+    returns = match.returns()
+    assert outcome.over == match.is_over() and len(outcome.totals) == len(returns) == 4
+    assert set(outcome.winners) <= {0, 1, 2, 3} and (outcome.winners == ()) != outcome.over
+    assert all(isinstance(r, float) for r in returns)
+    if spec.partnerships:
+        assert returns[0] == returns[2] and returns[1] == returns[3]
+        assert outcome.totals[0] == outcome.totals[2] and outcome.totals[1] == outcome.totals[3]
+        assert outcome.winners in ((), (0, 2), (1, 3))
+    return outcome
+
+
 # ---------------------------------------------------------------- random play to the end
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=WHOLE_MATCHES)
@@ -80,7 +94,10 @@ def test_random_play_reaches_the_end_and_the_history_replays(name, seed, choices
         if bystander not in movers(match):
             assert match.legal_moves(bystander) == [] and match.view(bystander).legal == ()
         assert spec.match_type.decode_move(move.to_json()) == move
+        start = len(match.log)
         writer.apply(move, seat)
+        if any(r["type"] == "hand_end" for r in match.log[start:]):
+            check_results(spec, match)
     # Over: nobody moves, nothing is legal, and any move is refused.
     assert match.to_move() is None and match.optional_movers() == []
     assert all(match.legal_moves(s) == [] and match.view(s).legal == () for s in range(4))
@@ -88,6 +105,8 @@ def test_random_play_reaches_the_end_and_the_history_replays(name, seed, choices
     refusal = match.why_illegal(last_move, last_seat)
     assert refusal is not None and refusal.key == "match_is_over"
     assert match.log[-1]["type"] == "match_end"
+    outcome = check_results(spec, match)
+    assert outcome.over and outcome.winners
     # Replay from the seed equals the log, and the written history round-trips.
     again = spec.match_type.replay(match.options, match.seed, match.moves)
     assert fingerprint(again) == fingerprint(match)

@@ -12,6 +12,7 @@ from cardtable.engine import (
     Match,
     MoveError,
     Options,
+    Outcome,
     check_bool,
     check_choice,
     check_positive_int,
@@ -338,6 +339,16 @@ class GongZhuMatch(Match):
         twin.taken = [list(p) for p in self.taken]
         twin.suits_led = set(self.suits_led)
         return twin
+
+    def outcome(self) -> Outcome:
+        """Totals are the points; the winners are the seats with the highest total once it is over."""
+        best = max(self.totals)
+        winners = tuple(s for s in range(4) if self.totals[s] == best) if self.finished else ()
+        return Outcome(self.finished, winners, tuple(self.totals))
+
+    def returns(self) -> tuple[float, ...]:
+        """Per player: the points scored in the hands finished so far (the match totals)."""
+        return tuple(float(total) for total in self.totals)
 
     def redeal_hidden(self, seat: int, rng: Rng) -> GongZhuMatch:
         from cardtable.games.gongzhu.sampling import sample_hands

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from cardtable.cards import BIG_JOKER, Card, CardError, guandan_deck, parse_card
-from cardtable.engine import IllegalMove, Match, MoveError, Options, check_bool, check_choice
+from cardtable.engine import IllegalMove, Match, MoveError, Options, Outcome, check_bool, check_choice
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.rng import Rng, mix
@@ -538,6 +538,27 @@ class GuandanMatch(Match):
         twin.plays, twin.trick = list(self.plays), list(self.trick)
         twin.pending, twin.paid, twin.receiver_of = list(self.pending), dict(self.paid), dict(self.receiver_of)
         return twin
+
+    def outcome(self) -> Outcome:
+        """Totals are the level of each seat's pair (2-14, A = 14); the winners are the pair that won
+        at its own Aces."""
+        winners: tuple[int, ...] = ()
+        if self.finished:
+            team = self.results[-1]["winner_team"]
+            winners = (team, team + 2)
+        return Outcome(self.finished, winners, tuple(self.levels[s % 2] for s in range(4)))
+
+    def returns(self) -> tuple[float, ...]:
+        """Per pair: over the hands finished so far, + the rise for the pair that went out first (3, 2 or
+        1 by its partner's place, before the cap at A) and - the same for the other pair. Ace failures
+        and the cap are not counted."""
+        score = [0.0, 0.0]
+        for record in self.results:
+            finish = record["finish"]
+            rise = RISE[finish.index(partner(finish[0]))]
+            score[record["winner_team"]] += rise
+            score[1 - record["winner_team"]] -= rise
+        return tuple(score[s % 2] for s in range(4))
 
     def redeal_hidden(self, seat: int, rng: Rng) -> GuandanMatch:
         from cardtable.games.guandan.sampling import sample_hands

@@ -12,6 +12,7 @@ from cardtable.engine import (
     Match,
     MoveError,
     Options,
+    Outcome,
     check_bool,
     check_choice,
     check_positive_int,
@@ -424,6 +425,24 @@ class GuinoteMatch(Match):
         twin.cantes = list(self.cantes)
         twin.window_singers = set(self.window_singers)
         return twin
+
+    def outcome(self) -> Outcome:
+        """Totals are the cotos of each seat's pair; the winners are the pair that won the match."""
+        winners: tuple[int, ...] = ()
+        if self.finished:
+            pair = next(r["winner"] for r in reversed(self.results) if r["winner"] is not None)
+            winners = (pair, pair + 2)
+        return Outcome(self.finished, winners, tuple(self.cotos[s % 2] for s in range(4)))
+
+    def returns(self) -> tuple[float, ...]:
+        """Per pair: over the hands finished so far, +1 for the pair that won the hand and -1 for the
+        other; a hand that goes de vueltas counts 0 (the hand de vueltas decides)."""
+        score = [0.0, 0.0]
+        for record in self.results:
+            if record["winner"] is not None:
+                score[record["winner"]] += 1
+                score[1 - record["winner"]] -= 1
+        return tuple(score[s % 2] for s in range(4))
 
     def redeal_hidden(self, seat: int, rng: Rng) -> GuinoteMatch:
         from cardtable.games.guinote.sampling import sample_world
