@@ -123,7 +123,8 @@ def check_seed(seed: Any) -> int:
 
 # ---------------------------------------------------------------- moves and views
 class Move(Protocol):
-    """Moves are small frozen value objects with a JSON encoding (the hand-history format's)."""
+    """Moves are small frozen value objects with a JSON encoding (the hand-history format's) and a
+    text form: ``str(move)``, read back by the game's ``parse_move`` (``Play.parse("QS")``)."""
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -172,6 +173,22 @@ class Match(ABC):
 
     ``moves`` is the list of ``(seat, move)`` applied so far; ``log`` is the hand history (the
     ``deal``, ``move``, ``hand_end`` and ``match_end`` records of docs/history-format.md).
+
+    A Gong Zhu match, moves written in their text form (``str(move)`` / ``parse_move``):
+
+    >>> from cardtable import games
+    >>> match = games.get("gongzhu").new_match(seed=7)
+    >>> match.to_move(), [str(move) for move in match.legal_moves()]
+    (0, ['show nothing'])
+    >>> for _ in range(4):
+    ...     match.apply(match.parse_move("show nothing"))
+    >>> match.to_move(), [str(move) for move in match.legal_moves()]
+    (3, ['2C'])
+    >>> match.why_illegal(match.parse_move("AS")).key
+    'gz_not_in_hand'
+    >>> match.apply(match.parse_move("2C"))
+    >>> match.outcome()
+    Outcome(over=False, winners=(), totals=(0, 0, 0, 0))
     """
 
     game: ClassVar[str]
@@ -301,6 +318,12 @@ class Match(ABC):
     def decode_move(cls, data: Any) -> Any:
         """Decode a move from its JSON encoding; raise MoveError if it is malformed."""
 
+    @classmethod
+    @abstractmethod
+    def parse_move(cls, text: str) -> Any:
+        """Read a move from its text form, the inverse of ``str(move)``; raise MoveError if it is not
+        one. Like ``decode_move`` it checks the notation only: ``apply`` checks the rules."""
+
     def is_over(self) -> bool:
         return self.to_move() is None
 
@@ -373,7 +396,7 @@ class Match(ABC):
             try:
                 match.apply(move, seat)
             except IllegalMove as exc:
-                raise IllegalMove(f"move {index + 1} ({move.to_json()}): {exc.reason}", exc.key) from exc
+                raise IllegalMove(f"move {index + 1} ({move} by seat {seat}): {exc.reason}", exc.key) from exc
         return match
 
     def undo(self, count: int = 1) -> Self:

@@ -119,7 +119,7 @@ def replay(records: list[dict[str, Any]]) -> Match:
         try:
             match.apply(move, seat)
         except IllegalMove as exc:
-            raise HistoryError(f"record {number}: illegal move: {exc.reason}") from None
+            raise HistoryError(f"record {number}: illegal move {move} by seat {seat}: {exc.reason}") from None
         produced = match.log[cursor:]
         cursor = len(match.log)
         if _strip(record) != produced[0]:

@@ -94,6 +94,7 @@ def test_random_play_reaches_the_end_and_the_history_replays(name, seed, choices
         if bystander not in movers(match):
             assert match.legal_moves(bystander) == [] and match.view(bystander).legal == ()
         assert spec.match_type.decode_move(move.to_json()) == move
+        assert spec.match_type.parse_move(str(move)) == move
         start = len(match.log)
         writer.apply(move, seat)
         if any(r["type"] == "hand_end" for r in match.log[start:]):

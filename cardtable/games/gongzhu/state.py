@@ -73,6 +73,16 @@ class Show:
     def __str__(self) -> str:
         return "show " + (" ".join(c.code for c in self.cards) or "nothing")
 
+    @classmethod
+    def parse(cls, text: str) -> Show:
+        """The inverse of ``str``: ``"show QS AH"``, ``"show nothing"``."""
+        words = text.split() if isinstance(text, str) else []
+        if not words or words[0] != "show" or len(words) == 1:
+            raise MoveError(f"not a Gong Zhu show: {text!r} (write e.g. 'show QS AH' or 'show nothing')")
+        move = decode_move({"show": [] if words[1:] == ["nothing"] else words[1:]})
+        assert isinstance(move, Show)
+        return move
+
 
 @dataclasses.dataclass(frozen=True)
 class Play:
@@ -83,6 +93,20 @@ class Play:
 
     def __str__(self) -> str:
         return self.card.code
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """The inverse of ``str``: a card code, ``"QS"``."""
+        move = decode_move({"play": text.strip() if isinstance(text, str) else text})
+        assert isinstance(move, Play)
+        return move
+
+
+def parse_move(text: str) -> Show | Play:
+    """A move from its text form (``str(move)``): ``"QS"``, ``"show QS AH"``, ``"show nothing"``."""
+    if isinstance(text, str) and text.split()[:1] == ["show"]:
+        return Show.parse(text)
+    return Play.parse(text)
 
 
 _DECK = frozenset(french_deck())
@@ -373,3 +397,7 @@ class GongZhuMatch(Match):
     @classmethod
     def decode_move(cls, data: Any) -> Show | Play:
         return decode_move(data)
+
+    @classmethod
+    def parse_move(cls, text: str) -> Show | Play:
+        return parse_move(text)

@@ -115,11 +115,31 @@ class _OfferedPlay:
         self._build = form
         self.__class__ = Play      # type: ignore[assignment]
 
+    def __str__(self) -> str:
+        reading = self.type if self.key is None else f"{self.type} {rules.rank_name(self.key)}"
+        return f"{' '.join(c.code for c in self.cards)} as {reading}"
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """The inverse of ``str``: the cards, then how they are read, ``"5S 6S 2H 8S 9S as straight_flush
+        9"``, ``"7C 7D as pair 7"``, ``"SJ SJ BJ BJ as joker_bomb"``."""
+        cards, sep, reading = text.partition(" as ") if isinstance(text, str) else ("", "", "")
+        words = reading.split()
+        if not sep or not 1 <= len(words) <= 2:
+            raise MoveError(f"not a Guandan play: {text!r} (write e.g. '7C 7D as pair 7')")
+        move = decode_move({"play": cards.split(),
+                            "as": {"type": words[0], "key": words[1] if len(words) == 2 else None}})
+        assert isinstance(move, Play)
+        return move
+
 
 @dataclasses.dataclass(frozen=True)
 class Pass:
     def to_json(self) -> dict[str, Any]:
         return {"pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,6 +149,9 @@ class Tribute:
     def to_json(self) -> dict[str, Any]:
         return {"tribute": self.card.code}
 
+    def __str__(self) -> str:
+        return f"tribute {self.card.code}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Return:
@@ -136,6 +159,9 @@ class Return:
 
     def to_json(self) -> dict[str, Any]:
         return {"return": self.card.code}
+
+    def __str__(self) -> str:
+        return f"return {self.card.code}"
 
 
 Move = Play | Pass | Tribute | Return
@@ -160,6 +186,17 @@ def decode_move(data: Any) -> Move:
     except (CardError, ValueError, TypeError) as exc:
         raise MoveError(f"not a Guandan move: {exc}") from None
     raise MoveError(f"not a Guandan move: {data!r}")
+
+
+def parse_move(text: str) -> Move:
+    """A move from its text form (``str(move)``): ``"7C 7D as pair 7"``, ``"pass"``, ``"tribute AS"``,
+    ``"return 5D"``."""
+    words = text.split() if isinstance(text, str) else []
+    if words == ["pass"]:
+        return Pass()
+    if len(words) == 2 and words[0] in ("tribute", "return"):
+        return decode_move({words[0]: words[1]})
+    return Play.parse(text)
 
 
 # ---------------------------------------------------------------- the view
@@ -579,3 +616,7 @@ class GuandanMatch(Match):
     @classmethod
     def decode_move(cls, data: Any) -> Move:
         return decode_move(data)
+
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        return parse_move(text)

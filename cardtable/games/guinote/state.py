@@ -49,6 +49,16 @@ class Play:
     def to_json(self) -> dict[str, Any]:
         return {"play": self.card.code}
 
+    def __str__(self) -> str:
+        return self.card.code
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """The inverse of ``str``: a card code, ``"12E"``."""
+        move = decode_move({"play": text.strip() if isinstance(text, str) else text})
+        assert isinstance(move, Play)
+        return move
+
 
 @dataclasses.dataclass(frozen=True)
 class Exchange:
@@ -56,6 +66,9 @@ class Exchange:
 
     def to_json(self) -> dict[str, Any]:
         return {"exchange": self.card.code}
+
+    def __str__(self) -> str:
+        return f"exchange {self.card.code}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,11 +78,17 @@ class Cante:
     def to_json(self) -> dict[str, Any]:
         return {"cante": self.suit}
 
+    def __str__(self) -> str:
+        return f"cante {self.suit}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Claim:
     def to_json(self) -> dict[str, Any]:
         return {"claim": True}
+
+    def __str__(self) -> str:
+        return "claim"
 
 
 Move = Play | Exchange | Cante | Claim
@@ -89,6 +108,20 @@ def decode_move(data: Any) -> Move:
         if data.get("claim") is True:
             return Claim()
     raise MoveError(f"not a Guiñote move: {data!r}")
+
+
+def parse_move(text: str) -> Move:
+    """A move from its text form (``str(move)``): ``"12E"``, ``"exchange 7B"``, ``"cante O"``, ``"claim"``."""
+    words = text.split() if isinstance(text, str) else []
+    if words == ["claim"]:
+        return Claim()
+    if len(words) == 2 and words[0] == "exchange":
+        return decode_move({"exchange": words[1]})
+    if len(words) == 2 and words[0] == "cante":
+        return decode_move({"cante": words[1]})
+    if len(words) == 1:
+        return Play.parse(words[0])
+    raise MoveError(f"not a Guiñote move: {text!r} (write e.g. '12E', 'exchange 7B', 'cante O' or 'claim')")
 
 
 # ---------------------------------------------------------------- the view
@@ -470,6 +503,10 @@ class GuinoteMatch(Match):
     @classmethod
     def decode_move(cls, data: Any) -> Move:
         return decode_move(data)
+
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        return parse_move(text)
 
 
 def rules_seven(trump: str) -> SpanishCard:
