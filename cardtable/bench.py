@@ -128,8 +128,11 @@ def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
         match = spec.new_match(seed=seed)
         seed += 1
         while not match.is_over() and len(times) < samples:
+            seat = match.to_move()
+            assert seat is not None
+            view = match.view(seat)
             start = time.thread_time()
-            move = bot.choose(match.view(match.to_move()))
+            move = bot.choose(view)
             times.append(time.thread_time() - start)
             match.apply(move)
     return times

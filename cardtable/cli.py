@@ -9,10 +9,13 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from cardtable import __version__, games, i18n, output, safetext
 from cardtable.engine import OptionError, check_seed
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 MAX_JOBS = 64               # `sim --jobs`: processes
 MAX_GAMES = 100_000          # `sim --games`: more is a mistake (hours of CPU), not a wish
@@ -42,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, except that a failing --help/--version output is not silently dropped (argparse
     swallows OSError there): :func:`output.guarded` reports it."""
 
-    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:
             (file or sys.stderr).write(message)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Protocol, Self
 
 from cardtable.rng import MAX_SEED, Rng
@@ -402,3 +402,29 @@ class Match(ABC):
     def undo(self, count: int = 1) -> Self:
         """A new match with the last ``count`` moves taken back (replay from the seed)."""
         return type(self).replay(self.options, self.seed, self.moves[: max(0, len(self.moves) - count)])
+
+
+# ---------------------------------------------------------------- who moves next
+def next_auto_move(match: Match, bot_for: Callable[[int], Bot | None],
+                   armed: tuple[int, Any] | None = None, decide: bool = True) -> tuple[int, Any] | None:
+    """The next move that needs no person, as ``(seat, move)``, or None when the match is over or a
+    person is to move. In order: ``armed``, a move a person prepared in advance (Guiñote's exchange or
+    cante), which the caller has checked is legal now; an optional move out of turn that a CPU wants
+    to make (a partner's cante); the move of the CPU to move. ``bot_for(seat)`` is the seat's bot, or
+    None for a person. With ``decide=False`` the CPU to move is not asked (the move is None): the game
+    screens ask it in a worker thread. ``sim``, the tests and the screens all go through here."""
+    seat = match.to_move()
+    if seat is None:
+        return None
+    if armed is not None:
+        return armed
+    for other in match.optional_movers():
+        bot = bot_for(other) if other != seat else None
+        if bot is not None:
+            move = bot.choose(match.view(other))
+            if move is not None:
+                return other, move
+    bot = bot_for(seat)
+    if bot is None:
+        return None
+    return seat, (bot.choose(match.view(seat)) if decide else None)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
-from cardtable.engine import IllegalMove, Match, MoveError, OptionError
+from cardtable.engine import IllegalMove, Match, MoveError, OptionError, check_seed
 
 FORMAT = "cardtable-history"
 VERSION = 1
@@ -89,8 +89,8 @@ def replay(records: list[dict[str, Any]]) -> Match:
     if head.get("format") != FORMAT or head.get("version") != VERSION:
         raise HistoryError(f"not a {FORMAT} version {VERSION} history")
     try:
-        spec = games.get(head.get("game"))
-        match = spec.new_match(spec.options_type.from_dict(head.get("options", {})), head.get("seed"))
+        spec = games.get(str(head.get("game")))
+        match = spec.new_match(spec.options_type.from_dict(head.get("options", {})), check_seed(head.get("seed")))
     except (KeyError, OptionError) as exc:
         raise HistoryError(str(exc)) from None
     pending = list(match.log)

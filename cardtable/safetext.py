@@ -35,7 +35,7 @@ def clean(value: Any, limit: int = LINE) -> str:
     text = value if isinstance(value, str) else str(value)
     # Do not even look at more than a bounded prefix: a 3 MB name costs no more than a short one.
     window = text[: limit * 4 + 16]
-    out = []
+    out: list[str] = []
     for char in window:
         if char in _SPACES:
             if out and out[-1] != " ":

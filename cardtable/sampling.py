@@ -8,7 +8,8 @@ taker, tribute cards, cantes) and the suits a seat is known to lack.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from cardtable.rng import Rng
 
@@ -17,13 +18,13 @@ class SamplingError(RuntimeError):
     """No world fits the constraints (a bug in the deductions, or a hand-made view)."""
 
 
-def deal_hidden(pool: Iterable, sizes: dict[Hashable, int], fixed: dict[Hashable, Iterable],
-                allowed: Callable[[Hashable, object], bool], rng: Rng, tries: int = 500) -> dict[Hashable, list]:
+def deal_hidden(pool: Iterable[Any], sizes: Mapping[Any, int], fixed: Mapping[Any, Iterable[Any]],
+                allowed: Callable[[Any, Any], bool], rng: Rng, tries: int = 500) -> dict[Any, list[Any]]:
     """Deal ``pool`` (a multiset) to the places in ``sizes``: each place first gets its ``fixed`` cards,
     then random cards it is ``allowed`` to hold. Uses the project's PRNG, so a seed repeats exactly."""
     pool_counts = Counter(pool)
     need = dict(sizes)
-    base: dict[Hashable, list] = {place: [] for place in sizes}
+    base: dict[Any, list[Any]] = {place: [] for place in sizes}
     for place, cards in fixed.items():
         for card in cards:
             if pool_counts[card] <= 0 or need[place] <= 0:

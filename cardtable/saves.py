@@ -6,6 +6,7 @@ the save directory. Writes are atomic (temp file in the same directory, fsync, `
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import datetime as _dt
 import json
@@ -483,11 +484,11 @@ class SaveStore:
             self.unlock(slot)
 
     # -- housekeeping
-    def clean_temp_files(self) -> list[str]:
+    def clean_temp_files(self) -> builtins.list[str]:     # ``list`` here is the method above
         """Remove ``.SLOT.*.tmp`` files left by a process that died while saving. A temp file of a slot
         that is open (locked) elsewhere may be a save in progress: it is left alone. Returns the names
         removed; never raises."""
-        removed = []
+        removed: list[str] = []
         try:
             entries = self._entries()
         except SaveDirError:

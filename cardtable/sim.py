@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from cardtable.engine import Options
+from cardtable.engine import Bot, Options, next_auto_move
 from cardtable.games import GameSpec
 from cardtable.history import HistoryWriter
 
@@ -69,16 +69,8 @@ class SimResult:
     paired_levels: tuple[str, str] | None = None
 
 
-def next_cpu_move(match, bot_for: Callable[[int], object]) -> tuple[int, object]:
-    """The next move when every seat is a CPU: first any optional move another seat wants to make
-    (a partner's cante, say), else the move of the seat to move."""
-    seat = match.to_move()
-    for other in match.optional_movers():
-        if other != seat:
-            move = bot_for(other).choose(match.view(other))
-            if move is not None:
-                return other, move
-    return seat, bot_for(seat).choose(match.view(seat))
+# The name the tests and older callers use for the one "who moves next" function of the core.
+next_cpu_move = next_auto_move
 
 
 def rotations(spec: GameSpec, players: list[str], rotate: bool) -> list[list[str]]:
@@ -102,7 +94,7 @@ class MatchOutcome:
     history: str | None = None
 
 
-def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], bots: dict[str, object],
+def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], bots: dict[str, Bot],
                history: TextIO | None, legal: bool, hands: int | None = None) -> MatchOutcome:
     """Play one CPU-only match (its first ``hands`` hands if given), writing its history to ``history``
     if given."""
@@ -112,7 +104,9 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
     outcome = MatchOutcome()
     seen = 0
     while (seat := match.to_move()) is not None:
-        seat, move = next_cpu_move(match, lambda s: bots[seating[s]])
+        step = next_auto_move(match, {s: bots[level] for s, level in enumerate(seating)}.get)
+        assert step is not None      # every seat is a CPU
+        seat, move = step
         if writer is not None:
             writer.apply(move, seat)
         else:
@@ -188,7 +182,7 @@ def _worker_matches(game: str, options: Options, seed: int, players: list[str], 
     return out
 
 
-_WORKER_BOTS: dict[str, dict[str, object]] = {}
+_WORKER_BOTS: dict[str, dict[str, Bot]] = {}
 
 
 def default_jobs() -> int:
@@ -210,7 +204,7 @@ def run(spec: GameSpec, options: Options, games: int, seed: int, players: list[s
     start = time.perf_counter()
     jobs = max(1, min(jobs, games))
     if jobs == 1:
-        bots = {level: spec.bot(level) for level in set(players)}
+        bots: dict[str, Bot] = {level: spec.bot(level) for level in set(players)}
         for index in range(games):
             outcomes = [play_match(spec, options, seed + index, seating, bots, history, legal, hands)
                         for seating in rotations(spec, players, rotate)]

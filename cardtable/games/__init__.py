@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardtable.engine import Match, Options
+from cardtable.engine import Bot, Match, Options
 
 
 @dataclasses.dataclass(frozen=True)
@@ -21,7 +21,7 @@ class GameSpec:
     title: str
     match_type: type[Match]
     options_type: type[Options]
-    bots: dict[str, Callable[[], Any]]
+    bots: Mapping[str, Callable[[], Bot]]
     hand_scores: Callable[[dict[str, Any]], list[float]]
     score_label: str
     ui: str
@@ -32,7 +32,7 @@ class GameSpec:
     def new_match(self, options: Options | None = None, seed: int = 0) -> Match:
         return self.match_type(options if options is not None else self.options_type(), seed)
 
-    def bot(self, level: str) -> Any:
+    def bot(self, level: str) -> Bot:
         try:
             return self.bots[level]()
         except KeyError:

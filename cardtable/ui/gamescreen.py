@@ -10,7 +10,7 @@ from textual import events
 from textual.binding import Binding
 from textual.screen import Screen
 
-from cardtable.engine import IllegalMove, Match
+from cardtable.engine import IllegalMove, Match, next_auto_move
 from cardtable.games import GameSpec
 from cardtable.i18n import t
 from cardtable.saves import SaveError
@@ -239,28 +239,18 @@ class GameScreen(Screen):
         """A move the human armed in advance (Guiñote's exchange or cante) that is legal now, or None."""
         return None
 
-    def _next_auto_move(self) -> tuple[int, Any] | None:
-        """What happens next without asking the human: an armed move of theirs, a CPU's optional move
-        out of turn (a partner's cante), or the move of the CPU to move."""
-        seat = self.match.to_move()
-        if seat is None:
-            return None
+    def next_step(self) -> tuple[int, Any] | None:
+        """What happens next without asking the human (``engine.next_auto_move``): an armed move of
+        theirs, a CPU's optional move out of turn, or the CPU to move (its move None: it is decided in
+        the worker thread)."""
         armed = self.armed_move()
-        if armed is not None:
-            return HUMAN, armed
-        for other in self.match.optional_movers():
-            if other != seat and other in self.bots:
-                move = self.bots[other].choose(self.match.view(other))
-                if move is not None:
-                    return other, move
-        if seat in self.bots:
-            return seat, None
-        return None
+        return next_auto_move(self.match, self.bots.get, armed=None if armed is None else (HUMAN, armed),
+                              decide=False)
 
     def schedule_cpu(self) -> None:
         if self._cpu_running or not self.cpu_may_move():
             return
-        if self._next_auto_move() is None:
+        if self.next_step() is None:
             return
         self._cpu_running = True
         self.run_worker(self._cpu_turn(), group="cpu", exclusive=True)
@@ -268,7 +258,7 @@ class GameScreen(Screen):
     async def _cpu_turn(self) -> None:
         try:
             while self.cpu_may_move():
-                step = self._next_auto_move()
+                step = self.next_step()
                 if step is None:
                     return
                 seat, move = step

@@ -3,7 +3,10 @@ same way repeats exactly (the source requires it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cardtable.cards import Card
+from cardtable.engine import Bot
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, TRANSFORMER
 from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
@@ -197,4 +200,4 @@ def _discard_priority(card: Card) -> tuple[int, int]:
     return (1 if card != GOAT else 0, card.rank)
 
 
-BOTS = {"easy": EasyBot, "normal": NormalBot}
+BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from cardtable.cards import Card
+from cardtable.engine import Bot
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
@@ -215,6 +217,7 @@ class NormalBot:
         return min(plays, key=lambda p: len(p.cards))
 
     def _answer(self, view: GuandanView, plays: list[Play], groups):
+        assert view.top is not None          # answering a play
         top = view.top.form
         # 1. a group of the plan that beats the table
         fitting = [(c, cards) for c, cards in groups if not c.is_bomb and rules.beats(c, top, view.level)]
@@ -243,4 +246,4 @@ class NormalBot:
         return owner is not None and team_of(owner) != team_of(view.seat) and view.counts[owner] <= 6
 
 
-BOTS = {"easy": EasyBot, "normal": NormalBot}
+BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

@@ -641,14 +641,15 @@ def describe(combo: Combo) -> str:
         return f"Three {key}s"
     if combo.type == "full_house":
         return f"Full house of {key}s"
+    top = combo.key if combo.key is not None else 0      # only the joker bomb has no key
     if combo.type in ("straight", "straight_flush"):
-        low = combo.key - 4
+        low = top - 4
         kind = "Straight" if combo.type == "straight" else "Straight flush"
         return f"{kind} {rank_name(low if low > 1 else ACE)}-{key}"
     if combo.type == "tube":
-        return f"Tube {rank_name(combo.key - 2 if combo.key - 2 > 1 else ACE)}-{key}"
+        return f"Tube {rank_name(top - 2 if top - 2 > 1 else ACE)}-{key}"
     if combo.type == "plate":
-        return f"Plate {rank_name(combo.key - 1 if combo.key - 1 > 1 else ACE)}-{key}"
+        return f"Plate {rank_name(top - 1 if top - 1 > 1 else ACE)}-{key}"
     if combo.type == "bomb":
         return f"Bomb of {names[combo.size]} {key}s"
     return "Joker bomb"
@@ -690,6 +691,7 @@ def usable_cards(hand: Sequence[Card], level: int, top: Combo | None = None,
     for option in options:
         if option.combo.type != "full_house":
             continue
+        assert option.combo.key is not None
         spare = len(wilds) - max(0, 3 - counts[option.combo.key])
         for card in hand:
             if card.rank == option.combo.key or is_wild(card, level):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardtable.cards import guandan_deck
+from cardtable.cards import Card, guandan_deck
 from cardtable.games.guandan.state import GuandanView
 from cardtable.rng import Rng
 from cardtable.sampling import deal_hidden
@@ -16,7 +16,7 @@ def known_holdings(view: GuandanView) -> dict[int, list]:
     played_by: dict[int, Counter] = {s: Counter() for s in range(4)}
     for seat, cards in view.plays:
         played_by[seat].update(cards)
-    known = {s: Counter() for s in range(4) if s != view.seat}
+    known: dict[int, Counter[Card]] = {s: Counter() for s in range(4) if s != view.seat}
     for _, _giver, receiver, card in view.tribute_moves:
         if receiver != view.seat and card is not None:
             known[receiver][card] += 1

@@ -502,6 +502,7 @@ class GuandanMatch(Match):
         return [s for s in range(4) if self.hands[s]]
 
     def _advance(self, seat: int) -> None:
+        assert self.top is not None          # called after a play or a pass, within a trick
         owner = self.top.seat
         others = [s for s in self._active() if s != owner]
         if set(others) <= self.passed:

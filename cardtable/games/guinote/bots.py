@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cardtable.cards import SpanishCard, spanish_deck
+from cardtable.engine import Bot
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, Play
 from cardtable.tricks import partner, team_of
@@ -141,4 +144,4 @@ class NormalBot:
         return min(cards, key=lambda c: _keep_value(c, view))
 
 
-BOTS = {"easy": EasyBot, "normal": NormalBot}
+BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

@@ -141,7 +141,7 @@ class GuinoteView(LazyBotSeed):
     dealer: int
     mano: int
     trump: str
-    pinta: SpanishCard | None        # the face-up card by the stock (or the 7 that replaced it)
+    pinta: SpanishCard               # the face-up card by the stock (or the 7 that replaced it)
     pinta_taker: int | None          # who drew it in the last round
     stock_count: int
     exchange: tuple[int, SpanishCard] | None   # (seat, the pinta card it received)
@@ -207,7 +207,7 @@ class GuinoteMatch(Match):
         self.hands: list[list[SpanishCard]] = [[], [], [], []]
         for i in range(24):
             self.hands[(self.mano + i) % 4].append(deck[i])
-        self.pinta: SpanishCard | None = deck[24]
+        self.pinta: SpanishCard = deck[24]
         self.trump = self.pinta.suit
         self.stock: list[SpanishCard] = deck[25:]
         self.pinta_taker: int | None = None
@@ -396,6 +396,7 @@ class GuinoteMatch(Match):
         if complete:
             thirty = list(self.card_points)
             if not self.options.thirty_includes_ultimas:
+                assert ultimas is not None
                 thirty[ultimas] -= rules.ULTIMAS
             winner = rules.decide_hand(totals, thirty, ultimas, thirty_rule=not self.vueltas)
         coto_done = False
@@ -423,7 +424,7 @@ class GuinoteMatch(Match):
                              "hands": self.hand})
             return
         vueltas = winner is None
-        self._deal(last_winner, vueltas=vueltas, carry=tuple(totals) if vueltas else (0, 0))
+        self._deal(last_winner, vueltas=vueltas, carry=(totals[0], totals[1]) if vueltas else (0, 0))
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
