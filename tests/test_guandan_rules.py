@@ -345,3 +345,24 @@ def test_whole_bot_matches_levels_and_finishing_consistent():
         assert sorted(record["finish"]) == [0, 1, 2, 3]
         assert record["winner_team"] == record["finish"][0] % 2
         assert 0 <= record["level_up"] <= 3
+
+
+@pytest.mark.parametrize("finish,holders", [([0, 1, 2], 1), ([0, 2], 2)])
+def test_sampled_worlds_keep_the_big_jokers_shown_against_the_tribute(finish, holders):
+    """An anti-tribute shows who holds the two big jokers: every world keeps them there until played."""
+    from cardtable.games.guandan.sampling import sample_hands
+    from cardtable.rng import Rng
+
+    for seed in range(3000):
+        match = GuandanMatch(GuandanOptions(), seed)
+        end_with(match, finish)
+        if match.tribute == "anti" and len(match.anti_holders) == holders:
+            break
+    else:
+        pytest.skip("no such deal in the seeds tried")
+    viewer = next(s for s in range(4) if s not in match.anti_holders)
+    view = match.view(viewer)
+    for rng_seed in range(10):
+        hands = sample_hands(view, Rng(rng_seed))
+        for holder in match.anti_holders:
+            assert hands[holder].count(BIG_JOKER) == match.hands[holder].count(BIG_JOKER) == 2 // holders
