@@ -15,11 +15,13 @@ SPEC = games.get("gongzhu")
 
 
 def check_conservation(match):
-    in_hands = [c for h in match.hands for c in h]
-    in_trick = [c for _, c in match.trick]
-    played = [c for t in match.tricks for _, c in t]
+    """Read through the views only: the four hands, the trick and the tricks are the whole deck."""
+    views = [match.view(s) for s in range(4)]
+    in_hands = [c for v in views for c in v.hand]
+    in_trick = [c for _, c in views[0].trick]
+    played = [c for t in views[0].tricks for _, c in t]
     assert sorted(in_hands + in_trick + played) == sorted(french_deck())
-    point_taken = sorted(c for pile in match.taken for c in pile)
+    point_taken = sorted(c for pile in views[0].taken for c in pile)
     assert point_taken == sorted(c for c in played if rules.is_point_card(c))
 
 
