@@ -25,6 +25,7 @@ def bench_move_generation(samples: int = 400) -> list[str]:
         match = GuandanMatch(GuandanOptions(), seed)
         seed += 1
         seat = match.to_move()
+        assert seat is not None
         wilds = sum(1 for c in match.hands[seat] if is_wild(c, match.level))
         if len(by_wilds[wilds]) >= samples:
             continue

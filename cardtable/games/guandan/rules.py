@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from cardtable.cards import (
     BIG_JOKER,
@@ -115,7 +115,7 @@ class Combo:
         return {"type": self.type, "key": self.key_name()}
 
 
-def rung(combo: Combo | Form) -> int:
+def rung(combo: Shape) -> int:
     """The bomb ladder: 4-bomb < 5-bomb < straight flush < 6- … 10-bomb < joker bomb."""
     if combo.type == "joker_bomb":
         return 8
@@ -124,7 +124,7 @@ def rung(combo: Combo | Form) -> int:
     return 0 if combo.size == 4 else 1 if combo.size == 5 else combo.size - 3
 
 
-def strength(combo: Combo | Form, level: int) -> int:
+def strength(combo: Shape, level: int) -> int:
     """The key's order within its type (level order, or natural order for sequences)."""
     if combo.key is None:
         return 0
@@ -133,7 +133,7 @@ def strength(combo: Combo | Form, level: int) -> int:
     return value(combo.key, level)
 
 
-def beats(play: Combo | Form, top: Combo | Form | None, level: int) -> bool:
+def beats(play: Shape, top: Shape | None, level: int) -> bool:
     """Does ``play`` beat ``top`` (None: leading, anything goes)? Either may be a Combo or anything with
     its ``type``, ``key``, ``size`` and ``is_bomb`` (a Form, a Play)."""
     if top is None:
@@ -301,6 +301,19 @@ class Option:
     cards: tuple[Card, ...]
 
 
+class Shape(Protocol):
+    """What comparing plays needs: a Combo, a Form or a Guandan Play all have it."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def key(self) -> int | None: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def is_bomb(self) -> bool: ...
+
+
 class Form(NamedTuple):
     """A play's classification without its cards: what comparison (``beats``, ``rung``, ``strength``)
     needs."""
@@ -409,7 +422,7 @@ PlayForm = tuple[str, int | None, int, Callable[[Any, Any], list[Card]], Any, An
 _BEATS_MEMO: dict[tuple, dict[tuple, bool]] = {}
 
 
-def _beats_memo(top: Combo | Form, level: int) -> dict[tuple, bool]:
+def _beats_memo(top: Shape, level: int) -> dict[tuple, bool]:
     """Remembered answers of :func:`beats` against one top form at one level (pure, so safe to keep)."""
     key = (top.type, top.key, top.size, top.is_bomb, level)
     memo = _BEATS_MEMO.get(key)
@@ -420,7 +433,7 @@ def _beats_memo(top: Combo | Form, level: int) -> dict[tuple, bool]:
     return memo
 
 
-def play_forms(hand: Sequence[Card], level: int, top: Combo | Form | None = None,
+def play_forms(hand: Sequence[Card], level: int, top: Shape | None = None,
                sf_as_straight: bool = True) -> list[PlayForm]:
     """Every form ``(type, key, size)`` ``hand`` can play (beating ``top`` when given), each once, as
     ``(type, key, size, build, a, b)`` where ``build(a, b)`` returns its realisation: the one spending the
@@ -492,7 +505,7 @@ def generate(hand: Sequence[Card], level: int, top: Combo | None = None, sf_as_s
     return options
 
 
-def reading(cards: Sequence[Card], form: Combo | Form, level: int, sf_as_straight: bool = True) -> Combo:
+def reading(cards: Sequence[Card], form: Shape, level: int, sf_as_straight: bool = True) -> Combo:
     """The reading of ``cards`` as ``form`` (its type and key), by the classifier."""
     return next(c for c in classify(cards, level, sf_as_straight) if c.type == form.type and c.key == form.key)
 

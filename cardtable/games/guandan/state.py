@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from cardtable.cards import BIG_JOKER, Card, CardError, guandan_deck, parse_card
 from cardtable.engine import IllegalMove, Match, MoveError, Options, Outcome, check_bool, check_choice
@@ -39,19 +39,24 @@ class Play:
     asked (most offered plays are never chosen)."""
 
     __slots__ = ("_build", "_cards", "key", "size", "type")
+    _build: rules.PlayForm | None
+    _cards: tuple[Card, ...] | None
+    key: int | None
+    size: int
+    type: str
 
     def __init__(self, cards, type: str, key: int | None) -> None:
         _set_cards(self, _canonical(cards))
         _set_type(self, type)
         _set_key(self, key)
-        _set_size(self, len(self._cards))
+        _set_size(self, len(cards))
         _set_build(self, None)
 
     @staticmethod
     def offered(form: rules.PlayForm) -> Play:
         """A play of a generator's form ``(type, key, size, build, a, b)``; its cards are ``build(a, b)``,
         built when first needed."""
-        return _OfferedPlay(form)
+        return cast(Play, _OfferedPlay(form))      # it becomes a Play
 
     @classmethod
     def of(cls, cards, combo: Combo) -> Play:
@@ -62,6 +67,7 @@ class Play:
         cards = self._cards
         if cards is None:
             form = self._build
+            assert form is not None          # an offered play keeps its form until built
             cards = _canonical(form[3](form[4], form[5]))
             _set_cards(self, cards)
             _set_build(self, None)
@@ -95,6 +101,23 @@ class Play:
         return {"play": [c.code for c in self.cards],
                 "as": {"type": self.type, "key": None if self.key is None else rules.rank_name(self.key)}}
 
+    def __str__(self) -> str:
+        reading = self.type if self.key is None else f"{self.type} {rules.rank_name(self.key)}"
+        return f"{' '.join(c.code for c in self.cards)} as {reading}"
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """The inverse of ``str``: the cards, then how they are read, ``"5S 6S 2H 8S 9S as straight_flush
+        9"``, ``"7C 7D as pair 7"``, ``"SJ SJ BJ BJ as joker_bomb"``."""
+        cards, sep, reading = text.partition(" as ") if isinstance(text, str) else ("", "", "")
+        words = reading.split()
+        if not sep or not 1 <= len(words) <= 2:
+            raise MoveError(f"not a Guandan play: {text!r} (write e.g. '7C 7D as pair 7')")
+        move = decode_move({"play": cards.split(),
+                            "as": {"type": words[0], "key": words[1] if len(words) == 2 else None}})
+        assert isinstance(move, Play)
+        return move
+
 
 _set_cards, _set_type, _set_key, _set_size, _set_build = (
     getattr(Play, name).__set__ for name in ("_cards", "type", "key", "size", "_build"))
@@ -114,23 +137,6 @@ class _OfferedPlay:
         self.size = form[2]
         self._build = form
         self.__class__ = Play      # type: ignore[assignment]
-
-    def __str__(self) -> str:
-        reading = self.type if self.key is None else f"{self.type} {rules.rank_name(self.key)}"
-        return f"{' '.join(c.code for c in self.cards)} as {reading}"
-
-    @classmethod
-    def parse(cls, text: str) -> Play:
-        """The inverse of ``str``: the cards, then how they are read, ``"5S 6S 2H 8S 9S as straight_flush
-        9"``, ``"7C 7D as pair 7"``, ``"SJ SJ BJ BJ as joker_bomb"``."""
-        cards, sep, reading = text.partition(" as ") if isinstance(text, str) else ("", "", "")
-        words = reading.split()
-        if not sep or not 1 <= len(words) <= 2:
-            raise MoveError(f"not a Guandan play: {text!r} (write e.g. '7C 7D as pair 7')")
-        move = decode_move({"play": cards.split(),
-                            "as": {"type": words[0], "key": words[1] if len(words) == 2 else None}})
-        assert isinstance(move, Play)
-        return move
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,11 +213,14 @@ class TopPlay:
     __slots__ = ("_combo", "_level", "_sf", "cards", "form", "seat")
 
     def __init__(self, seat: int, cards: tuple[Card, ...], combo: Combo | None = None, *,
-                 form: Play | Combo | None = None, level: int = 0, sf_as_straight: bool = True) -> None:
+                 form: rules.Shape | None = None, level: int = 0, sf_as_straight: bool = True) -> None:
         if combo is None and form is None:
             raise ValueError("a TopPlay needs its combo or its form")
         self.seat, self.cards, self._combo = seat, cards, combo
-        self.form = form if form is not None else combo
+        if form is None:
+            assert combo is not None
+            form = combo
+        self.form: rules.Shape = form
         self._level, self._sf = level, sf_as_straight
 
     @property
@@ -397,7 +406,7 @@ class GuandanMatch(Match):
                 return self._offer(seat, [Tribute(c) for c in self.tribute_choices(seat)])
             return self._offer(seat, [Return(c) for c in self.return_choices(seat)])
         top = self.top.form if self.top else None
-        moves: list[Move] = [_OfferedPlay(form) for form in rules.play_forms(
+        moves: list[Move] = [Play.offered(form) for form in rules.play_forms(
             self.hands[seat], self.level, top, self.options.straight_flush_as_straight)]
         if self.top is not None:
             moves.append(Pass())
