@@ -15,8 +15,10 @@ What one hand counts, per game, is read from its ``hand_end`` line of the public
 - Guandan: ``points`` is the levels your team climbed (``+level_up``) or the other team climbed
   (``−level_up``); ``won`` is whether your team won the deal.
 
-A match counts as won when you are among its winners (Gong Zhu: the highest total; the others: your
-pair or team). Matches in which you took a move back are kept apart («with undo»).
+A match counts as won when you are among its winners, read from ``Match.outcome()`` (Gong Zhu: the
+highest total; the others: your pair or team), never from per-game keys of the ``match_end`` line. Its
+``final`` is your total (Gong Zhu) or your side's margin in the outcome's totals (cotos, levels).
+Matches in which you took a move back are kept apart («with undo»).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from cardtable import games
+from cardtable.engine import Outcome
 
 SCHEMA_VERSION = 1
 FILE_NAME = "stats.sqlite3"
@@ -110,21 +115,15 @@ def hand_result(game: str, record: dict[str, Any], seat: int = 0) -> HandResult 
     return None
 
 
-def match_result(game: str, record: dict[str, Any], seat: int = 0) -> tuple[bool, float] | None:
-    """Whether ``seat`` won the match of this ``match_end`` line, and its final total or margin."""
-    try:
-        if game == "gongzhu":
-            return seat in record["winners"], float(record["totals"][seat])
-        if game == "guinote":
-            team = seat % 2
-            cotos = record["cotos"]
-            return record["winner"] == team, float(cotos[team] - cotos[1 - team])
-        if game == "guandan":
-            team = seat % 2
-            return record["winner_team"] == team, 0.0
-    except (KeyError, IndexError, TypeError, ValueError):
+def match_result(outcome: Outcome, seat: int = 0, partnerships: bool = False) -> tuple[bool, float] | None:
+    """Whether ``seat`` won the match (its ``Match.outcome()``), and its final total (a game where each
+    plays alone: Gong Zhu's points) or, with ``partnerships``, its side's margin over the other side
+    (Guiñote's cotos, Guandan's levels). None while the match is not over."""
+    if not outcome.over:
         return None
-    return None
+    totals = outcome.totals
+    final = totals[seat] - totals[(seat + 1) % 4] if partnerships else totals[seat]
+    return seat in outcome.winners, float(final)
 
 
 # ---------------------------------------------------------------- the summary
@@ -258,13 +257,14 @@ class StatsDB:
 
     def record_hand(self, *, slot: str, game: str, level: str, seed: int, options: dict[str, Any],
                     number: int, record: dict[str, Any], seconds: float = 0.0, undo: bool = False,
-                    match_end: dict[str, Any] | None = None, seat: int = 0) -> bool:
+                    outcome: Outcome | None = None, seat: int = 0) -> bool:
         """Write one finished hand (and the match's end, if it ended), in one transaction. A hand
         written already (the same slot, seed and number) is not counted twice. Returns whether it was
         counted."""
         result = hand_result(game, record, seat)
         if result is None:
             return False
+        partnerships = games.get(game).partnerships if games.is_available(game) else False
 
         def write() -> bool:
             with self._transaction() as conn:
@@ -274,11 +274,10 @@ class StatsDB:
                     "VALUES (?,?,?,?,?,?,?)",
                     (match_id, number, result.points, None if result.won is None else int(result.won),
                      result.total, max(0.0, float(seconds)), _now()))
-                if match_end is not None:
-                    outcome = match_result(game, match_end, seat)
-                    if outcome is not None:
-                        conn.execute("UPDATE matches SET finished_at = ?, won = ?, final = ? WHERE id = ?",
-                                     (_now(), int(outcome[0]), outcome[1], match_id))
+                ended = None if outcome is None else match_result(outcome, seat, partnerships)
+                if ended is not None:
+                    conn.execute("UPDATE matches SET finished_at = ?, won = ?, final = ? WHERE id = ?",
+                                 (_now(), int(ended[0]), ended[1], match_id))
                 return cursor.rowcount > 0
 
         return bool(self._guarded(write))

@@ -32,7 +32,7 @@ def test_stats_after_a_played_match_as_table_and_json(capsys):
     assert end["type"] == "match_end"
     for i, record in enumerate(hands):
         db.record_hand(slot="g1", game="guinote", level="normal", seed=11, options={}, number=record["hand"],
-                       record=record, seconds=60, match_end=end if i == len(hands) - 1 else None)
+                       record=record, seconds=60, outcome=match.outcome() if i == len(hands) - 1 else None)
     db.close()
     assert main(["stats"]) == 0
     out = capsys.readouterr().out

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable import games, stats
+from cardtable.engine import Outcome
 from cardtable.sim import next_cpu_move
 
 
@@ -22,17 +23,16 @@ def _played_match(game: str, seed: int) -> tuple[object, list[dict]]:
     while match.to_move() is not None:
         seat, move = next_cpu_move(match, lambda s: bot)
         match.apply(move, seat)
-    return spec, list(match.log)
+    return match, list(match.log)
 
 
 def _record_match(db, game: str, seed: int, slot: str = "s1", undo: bool = False) -> list[dict]:
-    _spec, log = _played_match(game, seed)
+    match, log = _played_match(game, seed)
     hands = [r for r in log if r["type"] == "hand_end"]
-    end = next(r for r in log if r["type"] == "match_end")
     for i, record in enumerate(hands):
         db.record_hand(slot=slot, game=game, level="easy", seed=seed, options={}, number=record["hand"],
                        record=record, seconds=10, undo=undo,
-                       match_end=end if i == len(hands) - 1 else None)
+                       outcome=match.outcome() if i == len(hands) - 1 else None)
     return log
 
 
@@ -50,7 +50,9 @@ def test_a_whole_match_adds_up(tmp_path, game):
     assert row.hands_won == sum(1 for r in results if r.won)
     assert row.hands_decided == sum(1 for r in results if r.won is not None)
     assert row.seconds == 10 * len(hands)
-    won, _ = stats.match_result(game, end)
+    match, _ = _played_match(game, 7)
+    won, _final = stats.match_result(match.outcome(), 0, games.get(game).partnerships)
+    assert won == (0 in _winning_seats(end))          # the outcome agrees with the match_end line
     assert row.won == int(won) and row.streak == int(won) and row.best_streak == int(won)
 
 
@@ -99,7 +101,7 @@ def test_streaks(outcomes):
     for i, won in enumerate(outcomes):
         db.record_hand(slot=f"m{i}", game="guandan", level="normal", seed=i, options={}, number=1,
                        record={"winner_team": 0 if won else 1, "level_up": 1},
-                       match_end={"winner_team": 0 if won else 1, "hands": 1})
+                       outcome=Outcome(True, (0, 2) if won else (1, 3), (14, 2, 14, 2) if won else (2, 14, 2, 14)))
     rows = db.summary("guandan")
     best = current = 0
     for won in outcomes:
@@ -168,3 +170,20 @@ def test_hand_clock_caps_idle_gaps(monkeypatch):
     assert clock.lap() == 30 + stats.HandClock.CAP
     now[0] += 5
     assert clock.lap() == 5
+
+
+def _winning_seats(end: dict) -> list[int]:
+    """The match_end line's own account of the winners (each game spells it its way)."""
+    if "winners" in end:
+        return end["winners"]
+    team = end.get("winner_team", end.get("winner"))
+    return [team, team + 2]
+
+
+def test_a_finished_match_stores_the_outcome_win_and_final():
+    assert stats.match_result(Outcome(False, (), (0, 0, 0, 0))) is None
+    assert stats.match_result(Outcome(True, (2,), (-40, 10, 120, -90)), 2) == (True, 120.0)
+    assert stats.match_result(Outcome(True, (2,), (-40, 10, 120, -90)), 0) == (False, -40.0)
+    assert stats.match_result(Outcome(True, (1, 3), (1, 2, 1, 2)), 0, partnerships=True) == (False, -1.0)
+    assert stats.match_result(Outcome(True, (1, 3), (9, 14, 9, 14)), 3, partnerships=True) == (True, 5.0)
+

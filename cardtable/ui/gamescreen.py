@@ -114,7 +114,8 @@ class GameScreen(Screen):
         self.app.statistics.submit(
             "record_hand", slot=self.slot, game=self.spec.name, level=self.level, seed=self.match.seed,
             options=self.match.options.to_dict(), number=hand["hand"], record=hand,
-            seconds=self.hand_clock.lap(), undo=self.undo_used, match_end=end)
+            seconds=self.hand_clock.lap(), undo=self.undo_used,
+            outcome=self.match.outcome() if end is not None else None)
 
     def advance(self) -> None:
         """What happens next when nobody waits on a dialog: by default the CPU moves."""
