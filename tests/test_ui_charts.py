@@ -6,6 +6,7 @@ from pathlib import Path
 from textual_plotext import PlotextPlot
 
 from cardtable import games, stats
+from cardtable.engine import Outcome
 from cardtable.games.gongzhu.state import GongZhuOptions
 from cardtable.saves import SaveStore
 from cardtable.ui.dialogs import RunningScoreChart
@@ -94,7 +95,7 @@ def test_statistics_screen_snapshot(snap_compare, tmp_path):
                        record={"lines": [{"hand": points, "total": 0}] * 4}, seconds=95)
     db.record_hand(slot="b", game="guandan", level="easy", seed=6, options={}, number=1,
                    record={"winner_team": 0, "level_up": 2}, seconds=300,
-                   match_end={"winner_team": 0, "hands": 1})
+                   outcome=Outcome(True, (0, 2), (3, 2, 3, 2)))
     db.close()
 
     async def run_before(pilot):
