@@ -188,12 +188,15 @@ def search_decision_times(game: str, level: str, samples: int) -> tuple[list[flo
         seed += 1
         while match.hand == 1 and not match.is_over() and len(wall) < samples:
             seat = match.to_move()
+            assert seat is not None
             view = match.view(seat)
             start, start_cpu = time.perf_counter(), time.process_time()
             bot.choose(view)
             wall.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
-            match.apply(*reversed(sim.next_cpu_move(match, lambda _: normal)))
+            step = sim.next_cpu_move(match, lambda _: normal)
+            assert step is not None          # every seat is a CPU
+            match.apply(step[1], step[0])
     return wall, cpu
 
 

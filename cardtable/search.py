@@ -113,7 +113,7 @@ def _records(match: Match) -> list[dict]:
 
 
 def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Match],
-           policy: Callable[[int], Any], value: Callable[[dict, Match, int], float], budget: Budget,
+           policy: Callable[[int], Any], value: Callable[[dict, Any, int], float], budget: Budget,
            moves_left: int, preferred: Any = None, tie: float = 0.0, confidence: float = 0.0) -> Evaluation:
     """Pick the candidate with the best mean return for ``view.seat``.
 

@@ -153,6 +153,7 @@ def _pair(result: SimResult, outcomes: list[MatchOutcome]) -> None:
     second's over every seating that played that hand."""
     if result.paired is None:
         return
+    assert result.paired_levels is not None      # set together with paired
     first, second = result.paired_levels
     by_hand: dict[int, dict[str, list[float]]] = {}
     for outcome in outcomes:

@@ -48,7 +48,9 @@ def world(view: GuandanView, rng: Rng) -> GuandanMatch:
     match.tribute_moves = list(view.tribute_moves)
     match.anti_holders = view.anti_holders
     match.tribute = view.tribute
-    match.paid = {giver: card for kind, giver, _, card in view.tribute_moves if kind == "tribute"}
+    assert view.to_move is not None          # a world is built for a seat deciding
+    match.paid = {giver: card for kind, giver, _, card in view.tribute_moves
+                  if kind == "tribute" and card is not None}
     match.receiver_of = {giver: receiver for kind, giver, receiver, _ in view.tribute_moves if kind == "tribute"}
     match.pending = []
     if view.phase == "tribute":

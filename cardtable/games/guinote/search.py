@@ -38,6 +38,7 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.stock = list(stock)
     match.pinta_taker = view.pinta_taker
     match.exchange = view.exchange
+    assert view.to_move is not None          # a world is built for a seat deciding
     match.leader = view.trick[0][0] if view.trick else view.to_move
     match.trick = list(view.trick)
     match.tricks = list(view.tricks)
