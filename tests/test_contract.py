@@ -196,6 +196,7 @@ def test_clones_are_independent_and_replay_and_undo_agree(name, seed, choices, s
 
 # ---------------------------------------------------------------- bots see only their view
 @pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=WHOLE_MATCHES)      # the search levels take a while per decision
 @given(seed=SEEDS, choices=SEEDS, steps=st.integers(0, 250))
 def test_a_bot_decides_the_same_in_every_world_its_view_allows(name, seed, choices, steps):
     """Deal the cards a seat cannot see again, consistently with its view (the game's sampler, built on
