@@ -45,6 +45,7 @@ def world(view: GuandanView, rng: Rng) -> GuandanMatch:
     match.actions = list(view.actions)
     match.played = list(view.played)
     match.plays = list(view.plays)
+    match.trick, match.last_trick, match.last_winner = list(view.trick), view.last_trick, view.last_winner
     match.tribute_moves = list(view.tribute_moves)
     match.anti_holders = view.anti_holders
     match.tribute = view.tribute
