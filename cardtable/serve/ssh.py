@@ -175,8 +175,10 @@ class TableServer:
         """Stop listening; every running table saves (SIGHUP) and leaves."""
         if self.acceptor is not None:
             self.acceptor.close()
-        await asyncio.gather(*(session.hang_up("shutdown") for session in list(self.sessions)),
-                             return_exceptions=True)
+        sessions = list(self.sessions)
+        await asyncio.gather(*(session.hang_up("shutdown") for session in sessions), return_exceptions=True)
+        for session in sessions:               # whatever did not leave in time is killed
+            session._signal(signal.SIGKILL)
         if self.acceptor is not None:
             await self.acceptor.wait_closed()
 
@@ -294,6 +296,8 @@ class _Session:
         try:
             status = await self.child.wait()
         finally:
+            if self.child.returncode is None:      # cancelled (the server stopped): never leave it behind
+                self._signal(signal.SIGKILL)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
