@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import datetime as _dt
+import errno
 import json
 import os
 import re
@@ -311,7 +312,7 @@ class SaveStore:
         except FileNotFoundError:
             raise SaveError(slot, "no such slot") from None
         except OSError as exc:
-            if path.is_symlink():
+            if exc.errno == errno.ELOOP:     # O_NOFOLLOW met a symbolic link
                 raise SaveError(slot, "not a regular file") from None
             raise SaveError(slot, f"cannot read: {exc.strerror or exc}") from None
         try:

@@ -229,6 +229,7 @@ class SlotBusyDialog(ChoiceDialog):
     """The slot is open in another cardtable: open it read-only, or not at all (the focused default)."""
 
     AUTO_FOCUS = "#dont_open"
+    DEFAULT_CSS = "SlotBusyDialog .dialog { width: 72; }"
     BINDINGS = [Binding("escape,n", "choose('dont_open')", "dont_open"),
                 Binding("r", "choose('read_only')", "open_read_only")]
 
