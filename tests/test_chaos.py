@@ -158,22 +158,23 @@ def test_kill_9_during_rapid_play_never_tears_the_save(tmp_path):
         if slot is None:
             tty.close()
     path = saves / f"{slot}.json"
-    for round_ in range(3):
-        seen = moves_in(path) or 0
-        stop = time.monotonic() + rng.uniform(0.6, 1.6)
-        while time.monotonic() < stop:              # keys every ~20 ms, the file watched meanwhile
+    for _ in range(2):
+        seen = start = moves_in(path) or 0
+        target = start + rng.randint(3, 12)          # kill after a random number of moves, mid-burst
+        give_up = time.monotonic() + 30
+        while seen < target:                         # keys every ~20 ms, the file watched meanwhile
+            assert time.monotonic() < give_up, f"no progress: {seen} moves, wanted {target}"
             tty.send(rng.choice(PLAY_KEYS))
             tty.pump(0.02)
             now = moves_in(path)
             assert now is not None, "a torn or unreadable save file"
             seen = max(seen, now)
+        tty.send(rng.choice(PLAY_KEYS))
         os.killpg(tty.proc.pid, signal.SIGKILL)
         tty.close()
         # Not torn: the file parses, validates and replays; nothing it showed before is lost.
         match, _ = SaveStore(saves).load(slot)
         assert len(match.moves) >= seen
-        if round_ == 0:
-            assert seen > 0, "the game did not move at all"
         # A temp file a killed save may leave behind is gone at the next start.
         (saves / f".{slot}.x1y2z3w4.tmp").write_bytes(b'{"half": ')
         tty = Tty(["continue", slot], home)
@@ -184,7 +185,7 @@ def test_kill_9_during_rapid_play_never_tears_the_save(tmp_path):
     tty.send(b"\x11")                                # Ctrl+Q
     assert tty.finish() == 0
     match, _ = SaveStore(saves).load(slot)
-    assert len(match.moves) >= max(seen, 12), "rapid play should have gone on for several tricks"
+    assert len(match.moves) >= seen
 
 
 # ---------------------------------------------------------------- two instances, one slot
