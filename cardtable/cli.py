@@ -379,13 +379,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     store = _store(args)
     infos = _list(store)
-    console = Console(file=out, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    console = output.console(file=out, highlight=False, soft_wrap=True, markup=False, emoji=False)
     where = safetext.clean(str(store.directory), 300)
     if not infos:
         console.print(Text(f"{i18n.t('no_saves')} ({where})"))
@@ -461,10 +460,9 @@ def _sim_with_progress(spec, options, args, seed, players, history):
 
 
 def _print_sim(spec, result, players) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = output.console(highlight=False)
     rate = result.hands / result.seconds if result.seconds else float("inf")
     console.print(f"{spec.title}: {result.matches} matches, {result.hands} hands, {result.moves} moves "
                   f"in {result.seconds:.2f} s ({rate:.0f} hands/s)")

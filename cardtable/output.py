@@ -129,3 +129,15 @@ def guarded() -> Iterator[Status]:
             print(f"cardtable: cannot write the output: {exc.strerror or exc}", file=sys.stderr,
                   flush=True)
         status.code = 2
+
+
+def console(**kwargs: Any) -> Any:
+    """A Rich console whose closed pipe ends like every other one here (Rich would exit with 1)."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    return _Console(**kwargs)

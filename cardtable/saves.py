@@ -305,6 +305,10 @@ class SaveStore:
         return target
 
     def read(self, slot: str) -> SaveData:
+        """Read and validate a slot; remembers which version of the file it saw (see :meth:`save`)."""
+        return self._read(slot, remember=True)
+
+    def _read(self, slot: str, remember: bool) -> SaveData:
         path = self.path(slot)
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
@@ -330,7 +334,8 @@ class SaveStore:
         if len(raw) > MAX_SAVE_BYTES:      # it grew while we read
             raise SaveError(slot, f"file too large (over {MAX_SAVE_BYTES} bytes)")
         save = parse_envelope(slot, raw)
-        self._stamps[slot] = (info.st_ino, info.st_mtime_ns, info.st_size)
+        if remember:
+            self._stamps[slot] = (info.st_ino, info.st_mtime_ns, info.st_size)
         return save
 
     def load(self, slot: str) -> tuple[Match, SaveData]:
@@ -398,7 +403,7 @@ class SaveStore:
                                       "digits, '-' or '_', starting with a letter or digit)"))
                 continue
             try:
-                save = self.read(slot)
+                save = self._read(slot, remember=False)     # listing is not opening
                 if games.is_available(save.game):
                     check_players(slot, save.game, save.players)
             except SaveError as exc:

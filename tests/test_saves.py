@@ -347,3 +347,14 @@ def test_example_saves_land_on_the_same_position():
         match, _ = store.load(path.stem)       # and every example (Guiñote's too) replays exactly
         moves = [(seat, match.decode_move(move.to_json())) for seat, move in match.moves]
         assert type(match).replay(match.options, match.seed, moves).log == match.log
+
+
+def test_listing_does_not_make_a_stale_window_current(tmp_path):
+    idle, busy = SaveStore(tmp_path), SaveStore(tmp_path)
+    idle.save("s", played_match(4), PLAYERS)
+    idle_match, _ = idle.load("s")
+    busy.load("s")
+    busy.save("s", played_match(12), PLAYERS)
+    idle.list()                                          # the idle window's home screen refreshes
+    with pytest.raises(SaveError, match="changed by another cardtable"):
+        idle.save("s", idle_match, PLAYERS)
