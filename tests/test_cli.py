@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtable import __version__
 from cardtable.cli import main
@@ -234,3 +236,30 @@ def test_an_ascii_only_output_gets_plain_text(args, env, tmp_path):
     assert b"\\u" not in out.stdout and b"Traceback" not in out.stderr
     if "rules" in args:
         assert b"Guinote" in out.stdout          # «Guiñote» without its tilde, not '?'
+
+
+@settings(max_examples=25)
+@given(fields=st.fixed_dictionaries({}, optional={
+    "summary": st.text(max_size=60), "saved_at": st.text(max_size=60), "game": st.text(max_size=60),
+    "progress": st.dictionaries(st.text(max_size=8), st.text(max_size=30) | st.integers(), max_size=4)}),
+    name=st.text(alphabet=st.characters(blacklist_characters="/\x00"), min_size=1, max_size=20))
+def test_saves_output_never_carries_control_characters(tmp_path_factory, fields, name):
+    import io
+    import unicodedata
+    from argparse import Namespace
+
+    from cardtable.cli import _cmd_saves
+
+    saves = tmp_path_factory.mktemp("fuzz")
+    base = {"format": "cardtable-save", "schema": 1, "game": "gongzhu", "options": {}, "seed": 1, "moves": [],
+            "players": ["human", "cpu:easy", "cpu:easy", "cpu:easy"]}
+    (saves / "good.json").write_text(json.dumps({**base, **fields}))
+    if name not in (".", "..") and not name.startswith("."):
+        try:
+            (saves / f"{name}.json").write_text(json.dumps({**base, **fields}))
+        except OSError:
+            pass                        # a name the file system refuses (too long in bytes)
+    out = io.StringIO()
+    assert _cmd_saves(Namespace(save_dir=saves), out) == 0
+    text = out.getvalue()
+    assert all(c == "\n" or unicodedata.category(c) not in {"Cc", "Cf"} for c in text), repr(text)
