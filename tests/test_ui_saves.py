@@ -134,3 +134,14 @@ async def test_quitting_says_plainly_when_the_game_could_not_be_saved(tmp_path):
         assert app.screen.autosave() is False
         await app.action_quit()
     assert "NOT saved" in app.exit_message and "Game saved" not in app.exit_message
+
+
+async def test_quitting_from_a_practice_table_does_not_claim_a_failed_save(tmp_path):
+    saved(tmp_path)
+    app = make_app(tmp_path, launch=("continue", "s"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        app.screen.practice = True          # what «Replay this deal» opens: never saved, by design
+        await app.action_quit()
+    assert app.exit_message is None

@@ -276,8 +276,8 @@ class CardTableApp(App[None]):
             return
         lines = []
         for screen in self.screen_stack:
-            if not isinstance(screen, GameScreen):
-                continue
+            if not isinstance(screen, GameScreen) or getattr(screen, "practice", False):
+                continue        # a practice table is never saved, by design: nothing to say
             slot = safetext.clean(screen.slot, safetext.SHORT)
             if screen.read_only:
                 lines.append(t("quit_read_only", slot=slot))
