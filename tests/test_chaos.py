@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from cardtable import games
-from cardtable.saves import SaveStore, SlotBusy
+from cardtable.saves import SaveError, SaveStore, SlotBusy
 
 REPO = Path(__file__).resolve().parents[1]
 PLAYERS = ["human", "cpu:easy", "cpu:easy", "cpu:easy"]
@@ -132,6 +132,15 @@ def moves_in(path: Path) -> int | None:
         return None
 
 
+def human_to_move(saves: Path, slot: str) -> bool:
+    """The CPU players have moved up to the human's turn: the window now waits for keys."""
+    try:
+        match, _ = SaveStore(saves).load(slot)
+    except SaveError:
+        return False
+    return len(match.moves) > 0 and match.to_move() == 0
+
+
 def locked_elsewhere(saves: Path, slot: str) -> bool:
     probe = SaveStore(saves)
     try:
@@ -208,8 +217,7 @@ def test_two_instances_on_one_slot(tmp_path):
             second.close()
         # Read-only: it may be looked at (and played), nothing is written. (The first window's CPU
         # players have moved up to its human's turn by now: its file no longer changes by itself.)
-        assert first.wait_for(lambda: (moves_in(saves / "s.json") or 0) > 0)
-        first.pump(1.0)
+        assert first.wait_for(lambda: human_to_move(saves, "s"))
         before = (saves / "s.json").read_bytes()
         third = Tty(["continue", "s"], home)
         try:
