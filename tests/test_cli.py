@@ -242,7 +242,8 @@ def test_an_ascii_only_output_gets_plain_text(args, env, tmp_path):
 @given(fields=st.fixed_dictionaries({}, optional={
     "summary": st.text(max_size=60), "saved_at": st.text(max_size=60), "game": st.text(max_size=60),
     "progress": st.dictionaries(st.text(max_size=8), st.text(max_size=30) | st.integers(), max_size=4)}),
-    name=st.text(alphabet=st.characters(blacklist_characters="/\x00"), min_size=1, max_size=20))
+    name=st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
+                 min_size=1, max_size=20))
 def test_saves_output_never_carries_control_characters(tmp_path_factory, fields, name):
     import io
     import unicodedata
@@ -257,7 +258,7 @@ def test_saves_output_never_carries_control_characters(tmp_path_factory, fields,
     if name not in (".", "..") and not name.startswith("."):
         try:
             (saves / f"{name}.json").write_text(json.dumps({**base, **fields}))
-        except OSError:
+        except (OSError, UnicodeError):
             pass                        # a name the file system refuses (too long in bytes)
     out = io.StringIO()
     assert _cmd_saves(Namespace(save_dir=saves), out) == 0
