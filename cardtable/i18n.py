@@ -72,7 +72,7 @@ def t(key: str, /, **params: object) -> str:
 register(
     en={
         "app_title": "cardtable",
-        "home_subtitle": "Three partnership and trick games against three CPU players",
+        "home_subtitle": "Three card games against the CPU: two in pairs, Gong Zhu each on their own",
         "home_pick": "Choose a game",
         "game_guandan": "Guandan",
         "game_gongzhu": "Gong Zhu",
@@ -219,7 +219,7 @@ register(
     },
     es={
         "app_title": "cardtable",
-        "home_subtitle": "Tres juegos de bazas y parejas contra tres jugadores de la CPU",
+        "home_subtitle": "Tres juegos contra la CPU: dos por parejas, Gong Zhu cada uno por su cuenta",
         "home_pick": "Elige un juego",
         "game_guandan": "Guandan",
         "game_gongzhu": "Gong Zhu",

@@ -1,8 +1,9 @@
 """Pilot tests of the Gong Zhu table, played with the keyboard only."""
 
+import pytest
 from textual.widgets import Checkbox
 
-from cardtable.games.gongzhu.state import GongZhuOptions
+from cardtable.games.gongzhu.state import GongZhuOptions, Show
 from cardtable.saves import SaveStore
 from cardtable.ui.gongzhu import GongZhuScreen, GongZhuSetup, MatchEndScreen, ResultsScreen, ShowPanel
 from cardtable.ui.home import HomeScreen
@@ -210,3 +211,125 @@ def test_results_snapshot(snap_compare, tmp_path):
 
     assert snap_compare(make_app(tmp_path, launch=launch(2024, showing=False)), terminal_size=(80, 24),
                         run_before=run_before)
+
+
+# ---------------------------------------------------------------- issue 9: bugs and friction
+def _play_to_my_turn(match, bot, seat=0, until=lambda m: True):
+    while not (match.to_move() == seat and match.phase == "play" and until(match)):
+        match.apply(bot.choose(match.view(match.to_move())))
+    return match
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("Hint: ", " of ")), ("es", ("Pista: ", " de "))])
+async def test_hint_names_the_card_in_words(tmp_path, lang, words):
+    """Bug 1: «Hint: KC» → «Hint: King of clubs» (and «Pista: rey de tréboles»)."""
+    import re
+
+    from cardtable.ui.gongzhu import card_name
+
+    app = make_app(tmp_path, launch=launch(42, showing=False), lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        for _ in range(3):
+            for _ in range(50):
+                if screen.match.to_move() == 0:
+                    break
+                await settle(pilot)
+            await pilot.press("h")
+            status = str(screen.query_one("#gz-status").render())
+            card = screen.query_one(HandView).current
+            assert status == words[0] + card_name(card)
+            assert words[1] in status and not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", status)
+            await pilot.press("enter")
+            await settle(pilot)
+
+
+def test_card_names_in_both_languages():
+    from cardtable import i18n
+    from cardtable.cards import parse_card
+    from cardtable.ui.gongzhu import card_name
+
+    try:
+        i18n.set_language("en")
+        assert card_name(parse_card("KC")) == "King of clubs"
+        assert card_name(parse_card("QS")) == "Queen of spades, the Pig"
+        assert card_name(parse_card("7H")) == "7 of hearts"
+        i18n.set_language("es")
+        assert card_name(parse_card("KC")) == "rey de tréboles"
+        assert card_name(parse_card("JD")) == "jota de diamantes, la Cabra"
+        assert card_name(parse_card("10C")) == "10 de tréboles, el Transformador"
+    finally:
+        i18n.set_language("en")
+
+
+def _north_shown_and_taken_save(store):
+    """A save where North has shown a card and taken point cards, and it is your turn."""
+    from cardtable import games
+
+    spec = games.get("gongzhu")
+    bot = spec.bot("normal")
+    for seed in range(400):
+        match = spec.new_match(seed=seed)
+        while match.phase == "show":
+            seat = match.to_move()
+            cards = tuple(match.options.showable_cards[:0]) if seat != 2 else tuple(
+                c for c in match.options.showable_cards if c in match.hands[2])
+            match.apply(Show(cards))
+        if not match.shown[2]:
+            continue
+        while not match.is_over() and match.hand == 1 and not (
+                match.to_move() == 0 and len(match.taken[2]) >= 3):
+            match.apply(bot.choose(match.view(match.to_move())))
+        if match.hand == 1 and match.to_move() == 0 and len(match.taken[2]) >= 3:
+            store.save("north", match, ["human", "cpu:normal", "cpu:normal", "cpu:normal"])
+            return match
+    raise AssertionError("no seed found")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_north_plate_shows_shown_taken_and_hand_points(tmp_path, size):
+    """Bug 2: North's plate is cut (its «hand N» line never shows; «taken:» hides once it has shown)."""
+    from cardtable.ui.gongzhu import SeatPanel
+
+    _north_shown_and_taken_save(SaveStore(tmp_path / "saves"))
+    app = make_app(tmp_path, launch=("continue", "north"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        north = table(app).query_one("#gz-north", SeatPanel)
+        text = north.render()
+        plain = str(text)
+        assert "shown:" in plain and "taken:" in plain and "hand " in plain
+        lines = plain.split("\n")
+        assert len(lines) <= north.content_region.height
+        assert all(len(line) <= north.content_region.width for line in lines)
+
+
+def test_taken_cards_are_grouped_and_spaced():
+    from cardtable.cards import parse_card
+    from cardtable.ui.gongzhu import taken_text
+
+    cards = [parse_card(c) for c in "3H 4H JH KH QS 10C JD".split()]
+    assert str(taken_text(cards, "colour")) == "Q♠  3 4 J K♥  10♣  J♦"
+    assert str(taken_text(cards, "ascii")) == "QS  3 4 J KH  10C  JD"
+
+
+async def test_my_taken_cards_are_spaced_on_my_line(tmp_path):
+    from cardtable import games
+
+    spec = games.get("gongzhu")
+    bot = spec.bot("normal")
+    store = SaveStore(tmp_path / "saves")
+    for seed in range(200):
+        match = spec.new_match(GongZhuOptions(showing=False), seed)
+        while match.hand == 1 and not (match.to_move() == 0 and sum(c.suit == "H" for c in match.taken[0]) >= 2):
+            match.apply(bot.choose(match.view(match.to_move())))
+        if match.hand == 1:
+            break
+    store.save("mine", match, ["human", "cpu:normal", "cpu:normal", "cpu:normal"])
+    app = make_app(tmp_path, launch=("continue", "mine"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        line = str(table(app).query_one("#gz-me").render())
+        taken = line.split("taken: ")[1].split("  hand")[0]
+        assert "♥" in taken and " " in taken.split("♥")[0]    # «3 5 J♥», not «3♥5♥J♥»

@@ -147,3 +147,13 @@ async def test_command_palette_offers_the_games(tmp_path):
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.__class__.__name__ == "GuinoteSetup"
+
+
+def test_home_subtitle_does_not_call_gong_zhu_a_partnership_game():
+    """Issue 9: Gong Zhu is every player for themselves; the subtitle says so in both languages."""
+    from cardtable.i18n import catalog
+
+    en, es = catalog("en")["home_subtitle"], catalog("es")["home_subtitle"]
+    assert "partnership and trick games" not in en and "Gong Zhu" in en and "own" in en
+    assert "bazas y parejas" not in es and "Gong Zhu" in es and "por su cuenta" in es
+    assert len(en) <= 76 and len(es) <= 76          # one line at 80 columns

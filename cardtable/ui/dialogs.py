@@ -231,10 +231,23 @@ class SetupDialog(AnswerOnce):
         self.dismiss(None)
 
 
+class PresetRadioSet(RadioSet):
+    """A RadioSet whose keyboard cursor starts on the pressed button (Textual's starts on the first)."""
+
+    def on_mount(self) -> None:
+        # Textual dispatches this before RadioSet's own mount handler, which puts the cursor on the first
+        # button: move the cursor once that handler has run.
+        self.call_later(self._cursor_to_pressed)
+
+    def _cursor_to_pressed(self) -> None:
+        if self.pressed_index >= 0:
+            self._selected = self.pressed_index
+
+
 def radio_row(label_key: str, set_id: str, choices: Iterable[tuple[str, str, bool]]) -> Horizontal:
     """A labelled row of radio buttons: ``choices`` are (i18n key, value, pressed)."""
     return Horizontal(
         Label(t(label_key), classes="form-label"),
-        RadioSet(*(RadioButton(t(text), value=pressed, name=value) for text, value, pressed in choices),
-                 id=set_id, classes="inline"),
+        PresetRadioSet(*(RadioButton(t(text), value=pressed, name=value) for text, value, pressed in choices),
+                       id=set_id, classes="inline"),
         classes="form-row")

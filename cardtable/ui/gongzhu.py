@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Header, Label, Static
+from textual.widgets import Button, Checkbox, Header, Input, Label, RadioSet, Static
 
 from cardtable import i18n
 from cardtable.cards import Card
@@ -33,8 +33,16 @@ i18n.register(
         "gz_ending": "Ending",
         "gz_quick": "Quick ±500",
         "gz_standard": "Standard ±1000",
+        "gz_fixed": "Fixed hands",
+        "gz_hands": "Hands",
+        "gz_hands_help": "with «Fixed hands»: no ± line",
+        "gz_n_hands": "{n} hands",
+        "gz_all_hearts_label": "All hearts",
+        "gz_all_hearts_200": "+200 (every heart positive)",
+        "gz_all_hearts_400": "+400",
         "gz_swap": "Pig–Goat swap",
         "gz_showing": "Show cards",
+        "gz_showable_limited": "Only ♠Q and ♣10 may be shown (house rule)",
         "gz_zero_hearts": "♣10 with only ♥2–4 counts as alone (house rule)",
         "gz_deal": "Deal",
         "gz_shown": "shown",
@@ -60,6 +68,10 @@ i18n.register(
         "gz_winner": "Winner: {names}",
         "gz_pig_is": "«el Cerdo»: {names}",
         "gz_hint": "Hint: {card}",
+        "gz_card": "{rank} of {suit}",
+        "gz_card_nick": "{card}, {nick}",
+        "gz_rank_11": "Jack", "gz_rank_12": "Queen", "gz_rank_13": "King", "gz_rank_14": "Ace",
+        "gz_suit_S": "spades", "gz_suit_H": "hearts", "gz_suit_D": "diamonds", "gz_suit_C": "clubs",
         "gz_not_in_hand": "{card} is not in your hand.",
         "gz_lead_2c": "The first trick must be led with the ♣2.",
         "gz_shown_first_round": "{card} was shown: not on the first {suit} trick while you hold another {suit}.",
@@ -79,8 +91,16 @@ i18n.register(
         "gz_ending": "Final",
         "gz_quick": "Rápida ±500",
         "gz_standard": "Estándar ±1000",
+        "gz_fixed": "Manos fijas",
+        "gz_hands": "Manos",
+        "gz_hands_help": "con «Manos fijas»: sin línea ±",
+        "gz_n_hands": "{n} manos",
+        "gz_all_hearts_label": "Pleno",
+        "gz_all_hearts_200": "+200 (cada corazón en positivo)",
+        "gz_all_hearts_400": "+400",
         "gz_swap": "Cambio Cerdo–Cabra",
         "gz_showing": "Mostrar cartas",
+        "gz_showable_limited": "Solo se muestran ♠Q y ♣10 (regla de la casa)",
         "gz_zero_hearts": "♣10 con solo ♥2–4 cuenta como solo (regla de la casa)",
         "gz_deal": "Repartir",
         "gz_shown": "mostradas",
@@ -107,6 +127,10 @@ i18n.register(
         "gz_winner": "Gana: {names}",
         "gz_pig_is": "«el Cerdo»: {names}",
         "gz_hint": "Pista: {card}",
+        "gz_card": "{rank} de {suit}",
+        "gz_card_nick": "{card}, {nick}",
+        "gz_rank_11": "jota", "gz_rank_12": "dama", "gz_rank_13": "rey", "gz_rank_14": "as",
+        "gz_suit_S": "picas", "gz_suit_H": "corazones", "gz_suit_D": "diamantes", "gz_suit_C": "tréboles",
         "gz_not_in_hand": "No tienes el {card}.",
         "gz_lead_2c": "La primera baza tiene que salir con el ♣2.",
         "gz_shown_first_round": "{card} está mostrada: no en la primera baza de {suit} si te queda otra {suit}.",
@@ -128,9 +152,46 @@ def seat_name(seat: int) -> str:
     return t(f"gz_seat_{seat}")
 
 
+def card_name(card: Card) -> str:
+    """«Queen of spades, the Pig», «7 de corazones»: a card in words, with its nickname if it has one."""
+    rank = t(f"gz_rank_{card.rank}") if card.rank > 10 else str(card.rank)
+    name = t("gz_card", rank=rank, suit=t(f"gz_suit_{card.suit}"))
+    nick = {rules.PIG: "gz_pig", rules.GOAT: "gz_goat", rules.TRANSFORMER: "gz_transformer"}.get(card)
+    return t("gz_card_nick", card=name, nick=t(nick)) if nick else name
+
+
+def taken_text(cards, style: str) -> Text:
+    """Taken cards grouped by suit, ranks spaced: «Q♠  3 4 J K♥  10♣  J♦»."""
+    text = Text()
+    for suit in "SHCD":
+        group = sorted((c for c in cards if c.suit == suit), key=rules.sort_key)
+        if not group:
+            continue
+        if text:
+            text.append("  ")
+        last = card_text(group[-1], style, width=0)
+        ranks = " ".join(c.code[:-1] for c in group[:-1])
+        text.append(ranks + " " if ranks else "", style=last.style)
+        text.append_text(last)
+    return text
+
+
 def hand_points(view: GongZhuView, seat: int) -> int:
     """What the cards a seat has taken would score if the hand ended now (shown to every player)."""
     return view.options.score_taken(view.taken[seat], view.all_shown).hand
+
+
+def hand_label(view: GongZhuView) -> str:
+    """The header's line: hand, ending (or the fixed length), the swap, and +400 all hearts if on."""
+    options = view.options
+    if options.fixed_hands:
+        ending = t("gz_n_hands", n=options.max_hands)
+    else:
+        ending = t("gz_quick") if options.target == 500 else t("gz_standard")
+    label = t("gz_hand_label", hand=view.hand_number, ending=ending, swap=t("on") if options.swap else t("off"))
+    if options.all_hearts != 200:
+        label += f" · {t('gz_all_hearts_label')} {options.all_hearts:+d}"
+    return label
 
 
 # ---------------------------------------------------------------- widgets
@@ -142,20 +203,23 @@ class SeatPanel(Static):
     SeatPanel.to-move { border: round $accent; }
     """
 
-    def show_seat(self, view: GongZhuView, seat: int, count: int, style: str) -> None:
+    def show_seat(self, view: GongZhuView, seat: int, count: int, style: str, wide: bool = False) -> None:
+        """``wide`` (North, across the top): two lines, the shown cards beside the count and the hand
+        points beside the taken cards, so that nothing is cut by the plate's height."""
         self.border_title = seat_name(seat)
         self.set_class(view.to_move == seat and view.phase == "play", "to-move")
+        sep = "  " if wide else "\n"
         body = Text()
         body.append(card_count(count))
         body.append(f"  {t('gz_total')} {view.totals[seat]:+d}", style="bold")
         if view.shown[seat]:
-            body.append(f"\n{t('gz_shown')}: ")
+            body.append(f"{sep}{t('gz_shown')}: ")
             body.append_text(cards_text(view.shown[seat], style))
         points = [c for c in view.taken[seat] if c.suit != "H" or rules.heart_value(c)]
         if view.taken[seat]:
             body.append(f"\n{t('gz_taken')}: ")
-            body.append_text(cards_text(sorted(points, key=rules.sort_key), style, sep=""))
-            body.append(f"\n{t('gz_hand_points')} {hand_points(view, seat):+d}")
+            body.append_text(taken_text(points, style))
+            body.append(f"{sep}{t('gz_hand_points')} {hand_points(view, seat):+d}")
         self.update(body)
 
 
@@ -178,23 +242,49 @@ def show_trick(widget: TrickView, view: GongZhuView, style: str, status: str) ->
 
 # ---------------------------------------------------------------- modal screens
 class GongZhuSetup(SetupDialog):
-    """Before the deal: ending, the two switches, the house rule, then level and game number."""
+    """Before the deal: ending (or a fixed number of hands), the all-hearts value, the switches and the
+    house rule, then level and game number."""
 
     TITLE_KEY = "gz_setup"
     START_KEY = "gz_deal"
-    DEFAULT_CSS = "GongZhuSetup .dialog { width: 72; }"
+    DEFAULT_CSS = """
+    GongZhuSetup .dialog { width: 76; }
+    GongZhuSetup .form-help { width: 1fr; color: $text-muted; margin-left: 1; }
+    """
+    DEFAULT_HANDS = 8
 
     def fields(self):
-        yield radio_row("gz_ending", "gz-ending", (("gz_quick", "500", True), ("gz_standard", "1000", False)))
+        yield radio_row("gz_ending", "gz-ending", (("gz_quick", "500", True), ("gz_standard", "1000", False),
+                                                   ("gz_fixed", "0", False)))
+        hands = Input(str(self.DEFAULT_HANDS), id="gz-hands", restrict=r"[0-9]*", max_length=3, disabled=True)
+        hands.styles.width = 7           # inline: the shared «.dialog Input» rule makes inputs 1fr
+        yield Horizontal(Label(t("gz_hands"), classes="form-label"), hands,
+                         Label(t("gz_hands_help"), classes="form-help"),
+                         classes="form-row")
+        yield radio_row("gz_all_hearts_label", "gz-all-hearts", (("gz_all_hearts_200", "200", True),
+                                                                 ("gz_all_hearts_400", "400", False)))
         yield Checkbox(t("gz_swap"), value=True, id="gz-swap")
         yield Checkbox(t("gz_showing"), value=True, id="gz-showing")
+        yield Checkbox(t("gz_showable_limited"), value=False, id="gz-showable")
         yield Checkbox(t("gz_zero_hearts"), value=True, id="gz-zero")
 
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if event.radio_set.id == "gz-ending":
+            self.query_one("#gz-hands", Input).disabled = event.pressed.name != "0"
+
+    def hands(self) -> int:
+        raw = self.query_one("#gz-hands", Input).value.strip()
+        return min(max(int(raw), 1), 1000) if raw else self.DEFAULT_HANDS
+
     def options(self) -> GongZhuOptions:
+        target = int(self.choice("gz-ending", "500"))
         return GongZhuOptions(
-            target=int(self.choice("gz-ending", "500")),
+            target=target,
+            max_hands=self.hands() if target == 0 else GongZhuOptions().max_hands,
+            all_hearts=int(self.choice("gz-all-hearts", "200")),
             swap=self.query_one("#gz-swap", Checkbox).value,
             showing=self.query_one("#gz-showing", Checkbox).value,
+            showable="pig_transformer" if self.query_one("#gz-showable", Checkbox).value else "all",
             transformer_zero_hearts="alone" if self.query_one("#gz-zero", Checkbox).value else "standard")
 
 
@@ -409,7 +499,7 @@ class GongZhuScreen(GameScreen):
         dealt = hand.revealed if self.dealing else 13
         for seat, widget_id in ((1, "#gz-west"), (2, "#gz-north"), (3, "#gz-east")):
             count = min(view.counts[seat], dealt) if self.dealing else view.counts[seat]
-            self.query_one(widget_id, SeatPanel).show_seat(view, seat, count, style)
+            self.query_one(widget_id, SeatPanel).show_seat(view, seat, count, style, wide=seat == 2)
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
         me.append(f"{t('gz_total')} {view.totals[HUMAN]:+d}", style="bold")
@@ -418,7 +508,7 @@ class GongZhuScreen(GameScreen):
             me.append_text(cards_text(view.shown[HUMAN] or view.my_show or (), style))
         if view.taken[HUMAN]:
             me.append(f"  {t('gz_taken')}: ")
-            me.append_text(cards_text(sorted(view.taken[HUMAN], key=rules.sort_key), style, sep=""))
+            me.append_text(taken_text(view.taken[HUMAN], style))
             me.append(f"  {t('gz_hand_points')} {hand_points(view, HUMAN):+d}")
         self.query_one("#gz-me", Static).update(me)
         playable = frozenset(m.card for m in view.legal if isinstance(m, Play))
@@ -436,9 +526,7 @@ class GongZhuScreen(GameScreen):
             message = ""
         show_trick(self.query_one(TrickView), view, style, message)
         self.query_one("#gz-status", Static).update(self.status)
-        ending = t("gz_quick") if view.options.target == 500 else t("gz_standard")
-        self.sub_title = t("gz_hand_label", hand=view.hand_number, ending=ending,
-                           swap=t("on") if view.options.swap else t("off"))
+        self.sub_title = hand_label(view)
 
     def reason(self, exc) -> str:
         """A refusal in the player's language, with cards and suits drawn as on the table."""
@@ -502,7 +590,7 @@ class GongZhuScreen(GameScreen):
             hand = self.query_one(HandView)
             hand.cursor = hand.cards.index(move.card)
             hand.lifted = hand.cursor
-            self.set_status(t("gz_hint", card=move.card.code))
+            self.set_status(t("gz_hint", card=card_name(move.card)))
 
     def action_last_trick(self) -> None:
         self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
