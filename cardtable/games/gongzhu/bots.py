@@ -123,10 +123,17 @@ class NormalBot:
                 cost -= 25   # take a heart to break the run
         if card.suit == "D" and GOAT in unseen and higher_out == 0 and self._my_score(view) >= -50:
             cost -= 4        # a sure diamond winner may collect the Goat
-        if card == TRANSFORMER and self._my_score(view) < 0:
+        now = self._my_score(view)
+        if card == TRANSFORMER and now < 0:
             cost += 10
+        if higher_out == 0 and rules.is_point_card(card):
+            # A sure winner takes this card at least: count what it does to our hand (the source's
+            # mistake one: a sure ♣10 on top of the Pig or hearts doubles them).
+            cost -= (self._my_score(view, (card,)) - now) / 3
+        if card.suit == "C" and card.rank > 10 and TRANSFORMER in unseen and now < 0:
+            cost += 10       # a club above the ♣10 invites it under ours
         if card == GOAT:
-            cost += 12
+            cost += 12 if higher_out == 0 else 40   # led under a higher diamond it is a gift
         return cost
 
     # -- following suit
@@ -140,8 +147,8 @@ class NormalBot:
             def outcome(card: Card) -> tuple[int, int]:
                 wins = card.rank > top.rank
                 gain = self._my_score(view, trick_cards + (card,)) - now if wins else 0
-                # Equal gains: shed the highest card (never the Pig by choice).
-                return (gain, card.rank if card != PIG else -1)
+                # Equal gains: shed the highest card (never the Pig or the Goat by choice).
+                return (gain, card.rank if card not in (PIG, GOAT) else -1)
 
             return max(cards, key=outcome)
         runner = self._hearts_runner(view)
@@ -149,18 +156,32 @@ class NormalBot:
             winners = [c for c in cards if c.rank > top.rank]
             if winners:
                 return max(winners, key=lambda c: c.rank)
+        unseen = self._unseen(view)
+        danger = any(rules.is_point_card(c) and c != GOAT for c in trick_cards)
         under = [c for c in cards if c.rank < top.rank]
+        if top.suit == "D" and GOAT in trick_cards and not danger:
+            # The Goat is on the table: take it with a diamond nobody can beat (mistake two: dodging
+            # everything and giving the only card that scores away).
+            sure = [c for c in cards if c.rank > top.rank
+                    and not any(u.suit == "D" and u.rank > c.rank for u in unseen)]
+            if sure:
+                return min(sure, key=lambda c: c.rank)
+            if not under:
+                return max(cards, key=lambda c: c.rank)
         if under:
             if PIG in under and top.rank > PIG.rank:
                 return PIG                      # someone above the Queen: the Pig goes to them
-            return max(under, key=lambda c: (c != PIG, c.rank))
-        danger = any(rules.is_point_card(c) and c != GOAT for c in trick_cards)
-        if top.suit == "D" and GOAT in trick_cards and not danger:
-            return max(cards, key=lambda c: c.rank)
-        non_pig = [c for c in cards if c != PIG] or cards
-        if danger or (top.suit == "S" and PIG in self._unseen(view)):
-            return min(non_pig, key=lambda c: c.rank)
-        return max(non_pig, key=lambda c: c.rank)
+            # Duck with the highest card, but never hand over the Pig or the Goat by choice.
+            return max(under, key=lambda c: (c not in (PIG, GOAT), c.rank))
+        # We are above the trick so far. Keep the Goat unless nobody can beat it.
+        goat_sure = GOAT in cards and not any(u.suit == "D" and u.rank > GOAT.rank for u in unseen)
+        keep = [c for c in cards if c != PIG and (c != GOAT or goat_sure)] or cards
+        carrying = self._my_score(view) < 0 and TRANSFORMER in unseen
+        if danger or carrying or (top.suit == "S" and PIG in unseen):
+            # Lowest, so that a later player may still overtake (and, carrying negatives, so that a
+            # discarded ♣10 lands on someone else: the source's mistake one).
+            return min(keep, key=lambda c: c.rank)
+        return max(keep, key=lambda c: c.rank)
 
     # -- discarding
     def _discard(self, view: GongZhuView, cards: list[Card]) -> Card:
