@@ -56,7 +56,7 @@ async def test_gongzhu_setup_plays_the_variants_from_the_keyboard(tmp_path):
         options = screen.match.options
         assert (options.target, options.max_hands, options.all_hearts, options.showable) == (
             0, 5, 400, "pig_transformer")
-        assert "5 fixed hands" in screen.sub_title and "+400" in screen.sub_title
+        assert "Hand 1 of 5" in screen.sub_title and "+400" in screen.sub_title
 
 
 async def test_gongzhu_setup_defaults_are_the_table_rules(tmp_path):

@@ -36,7 +36,7 @@ i18n.register(
         "gz_fixed": "Fixed hands",
         "gz_hands": "Hands",
         "gz_hands_help": "with «Fixed hands»: no ± line",
-        "gz_n_hands": "{n} fixed hands",
+        "gz_hand_of": "Hand {hand} of {n} · swap {swap}",
         "gz_all_hearts_label": "All hearts",
         "gz_all_hearts_200": "+200 (every heart positive)",
         "gz_all_hearts_400": "+400",
@@ -94,7 +94,7 @@ i18n.register(
         "gz_fixed": "Manos fijas",
         "gz_hands": "Manos",
         "gz_hands_help": "con «Manos fijas»: sin línea ±",
-        "gz_n_hands": "{n} manos fijas",
+        "gz_hand_of": "Mano {hand} de {n} · cambio {swap}",
         "gz_all_hearts_label": "Pleno",
         "gz_all_hearts_200": "+200 (cada corazón en positivo)",
         "gz_all_hearts_400": "+400",
@@ -184,11 +184,12 @@ def hand_points(view: GongZhuView, seat: int) -> int:
 def hand_label(view: GongZhuView) -> str:
     """The header's line: hand, ending (or the fixed length), the swap, and +400 all hearts if on."""
     options = view.options
+    swap = t("on") if options.swap else t("off")
     if options.fixed_hands:
-        ending = t("gz_n_hands", n=options.max_hands)
+        label = t("gz_hand_of", hand=view.hand_number, n=options.max_hands, swap=swap)
     else:
         ending = t("gz_quick") if options.target == 500 else t("gz_standard")
-    label = t("gz_hand_label", hand=view.hand_number, ending=ending, swap=t("on") if options.swap else t("off"))
+        label = t("gz_hand_label", hand=view.hand_number, ending=ending, swap=swap)
     if options.all_hearts != 200:
         label += f" · {t('gz_all_hearts_label')} {options.all_hearts:+d}"
     return label
