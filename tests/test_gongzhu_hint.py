@@ -74,6 +74,12 @@ def test_carrying_negatives_do_not_lead_a_club_over_the_transformer():
     assert hint(view) != parse_card("KC")
 
 
+def test_holding_the_transformer_go_over_low():
+    # The source's strategy: once you have the Transformer, avoid every other point — it all doubles.
+    view = view_for("5D KD 4S", trick=[(3, "2D")], taken={0: "10C"})
+    assert hint(view) == parse_card("5D")
+
+
 def test_last_to_play_never_takes_the_transformer_on_top_of_negatives():
     view = view_for("9C QC", trick=[(1, "8C"), (2, "10C"), (3, "3C")], taken={0: "QS"})
     assert hint(view) == parse_card("9C")

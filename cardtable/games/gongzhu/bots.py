@@ -108,7 +108,8 @@ class NormalBot:
         higher_out = sum(1 for c in unseen if c.suit == card.suit and c.rank > card.rank)
         cost = card.rank * 0.5 + len(same_suit) * 0.8
         if higher_out == 0:
-            cost += 8  # we would win it: whatever others discard lands on us
+            # We would win it: whatever others discard lands on us (doubled once we hold the ♣10).
+            cost += 16 if TRANSFORMER in view.taken[view.seat] else 8
         pig_out = PIG in unseen
         if card.suit == "S":
             if card == PIG:
@@ -176,7 +177,8 @@ class NormalBot:
         # We are above the trick so far. Keep the Goat unless nobody can beat it.
         goat_sure = GOAT in cards and not any(u.suit == "D" and u.rank > GOAT.rank for u in unseen)
         keep = [c for c in cards if c != PIG and (c != GOAT or goat_sure)] or cards
-        carrying = self._my_score(view) < 0 and TRANSFORMER in unseen
+        carrying = ((self._my_score(view) < 0 and TRANSFORMER in unseen)
+                    or TRANSFORMER in view.taken[view.seat])     # every point from now on doubles
         if danger or carrying or (top.suit == "S" and PIG in unseen):
             # Lowest, so that a later player may still overtake (and, carrying negatives, so that a
             # discarded ♣10 lands on someone else: the source's mistake one).
