@@ -236,7 +236,9 @@ async def test_hint_names_the_card_in_words(tmp_path, lang, words):
                 if screen.match.to_move() == 0:
                     break
                 await settle(pilot)
+            assert screen.match.to_move() == 0 and app.screen is screen
             await pilot.press("h")
+            await settle(pilot, 1)
             status = str(screen.query_one("#gz-status").render())
             card = screen.query_one(HandView).current
             assert status == words[0] + card_name(card)
