@@ -10,11 +10,13 @@ Source, «Errores típicos al empezar con el Gong Zhu»:
    test_gongzhu_rules.test_later_hands_are_led_by_the_pig_taker; the hint is only offered on your turn).
 """
 
+import dataclasses
+
 from cardtable import games
 from cardtable.cards import Card, parse_card
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
-from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuOptions, GongZhuView, Play, Show
+from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuOptions, Play, Show
 
 SPEC = games.get("gongzhu")
 ALL = [Card(rank, suit) for suit in "SHDC" for rank in range(2, 15)]
@@ -42,11 +44,13 @@ def view_for(hand, trick=(), played="", taken=None, seat=0):
     counts = tuple(len(hand) if s == seat else len(hand) - (1 if any(p == s for p, _ in trick) else 0)
                    for s in range(4))
     assert lead is None or trick[-1][0] == (seat - 1) % 4
-    return GongZhuView(seat=seat, options=GongZhuOptions(), hand_number=1, phase="play", to_move=seat,
-                       hand=tuple(hand), counts=counts, shown=((),) * 4, my_show=(), leader=trick[0][0] if trick else seat,
-                       trick=trick, tricks=tuple(tricks), winners=tuple(1 for _ in tricks), taken=piles,
-                       totals=(0, 0, 0, 0), suits_led=frozenset(t[0][1].suit for t in tricks),
-                       legal=tuple(Play(c) for c in legal_cards), bot_seed=0)
+    # Start from a real view (whatever bookkeeping fields it carries) and put the position in.
+    base = GongZhuMatch(GongZhuOptions(showing=False), 0).view(seat)
+    return dataclasses.replace(
+        base, seat=seat, hand_number=1, phase="play", to_move=seat, hand=tuple(hand), counts=counts,
+        shown=((),) * 4, my_show=(), leader=trick[0][0] if trick else seat, trick=trick,
+        tricks=tuple(tricks), winners=tuple(1 for _ in tricks), taken=piles, totals=(0, 0, 0, 0),
+        suits_led=frozenset(t[0][1].suit for t in tricks), legal=tuple(Play(c) for c in legal_cards))
 
 
 def hint(view) -> Card:
