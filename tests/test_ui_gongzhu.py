@@ -24,7 +24,9 @@ async def play_my_turn(pilot, app):
     screen = table(app)
     hand = screen.query_one(HandView)
     before = len(screen.match.moves)
+    await settle(pilot, 1)             # let the table's last refresh land (slow, loaded machines)
     await pilot.press("enter")
+    await settle(pilot, 1)
     assert hand.lifted == hand.cursor
     await pilot.press("enter")
     await settle(pilot)
