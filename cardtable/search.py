@@ -162,9 +162,9 @@ def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Mat
             alive = [m for m in alive if m in survivors]
     means = {m: totals[m] / counts[m] for m in candidates}
     best = max(alive, key=lambda m: means[m])     # first of the best on ties: candidate order
-    if preferred in alive and best != preferred:
-        if means[best] - means[preferred] <= tie or not _clearly_better(results[best], results[preferred],
-                                                                          confidence):
-            best = preferred
+    if preferred in alive and best != preferred and (
+            means[best] - means[preferred] <= tie
+            or not _clearly_better(results[best], results[preferred], confidence)):
+        best = preferred
     scores = tuple(sorted(means.items(), key=lambda item: -item[1]))
     return Evaluation(best, scores, spent)

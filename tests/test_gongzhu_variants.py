@@ -11,7 +11,7 @@ import pytest
 from cardtable import games
 from cardtable.cards import parse_card
 from cardtable.engine import IllegalMove, OptionError
-from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuOptions, Play, Show
+from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuOptions, Show
 from cardtable.history import HistoryWriter
 from cardtable.saves import SaveStore
 

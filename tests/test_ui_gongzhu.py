@@ -313,7 +313,7 @@ def test_taken_cards_are_grouped_and_spaced():
     from cardtable.cards import parse_card
     from cardtable.ui.gongzhu import taken_text
 
-    cards = [parse_card(c) for c in "3H 4H JH KH QS 10C JD".split()]
+    cards = [parse_card(c) for c in ["3H", "4H", "JH", "KH", "QS", "10C", "JD"]]
     assert str(taken_text(cards, "colour")) == "Q♠  3 4 J K♥  10♣  J♦"
     assert str(taken_text(cards, "ascii")) == "QS  3 4 J KH  10C  JD"
 

@@ -89,7 +89,7 @@ async def test_the_keys_screen_lists_exactly_the_tables_keys_first(tmp_path, gam
             assert by_key[key_name(key)] == t(description), key
         assert by_key[key_name("escape")] == t("continue_later")
         assert t("settings") not in by_key.values() and t("quit") not in by_key.values()
-        everywhere = dict((k, a) for ks, a in found[t("keys_everywhere")] for k in ks.split(" / "))
+        everywhere = {k: a for ks, a in found[t("keys_everywhere")] for k in ks.split(" / ")}
         assert everywhere["Ctrl+Q"] == t("quit") and "?" not in everywhere      # ? is listed above
         await pilot.press("escape")
         await settle(pilot)
