@@ -69,10 +69,20 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
+        limit = 18446744073709551616 - 18446744073709551616 % n
+        s0, s1, s2, s3 = self._s
+        while True:     # next64, written inline (the same numbers, pinned by the tests)
+            x = s1 * 5 & MASK64
+            x = (((x << 7) | (x >> 57)) & MASK64) * 9 & MASK64
+            t = s1 << 17 & MASK64
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= t
+            s3 = ((s3 << 45) | (s3 >> 19)) & MASK64
             if x < limit:
+                self._s = [s0, s1, s2, s3]
                 return x % n
 
     def random(self) -> float:

@@ -103,8 +103,9 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
     writer = HistoryWriter(history, match, labels, legal) if history is not None else None
     outcome = MatchOutcome()
     seen = 0
+    bot_for = {s: bots[level] for s, level in enumerate(seating)}.get
     while (seat := match.to_move()) is not None:
-        step = next_auto_move(match, {s: bots[level] for s, level in enumerate(seating)}.get)
+        step = next_auto_move(match, bot_for)
         assert step is not None      # every seat is a CPU
         seat, move = step
         if writer is not None:

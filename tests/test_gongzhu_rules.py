@@ -1,8 +1,10 @@
 """Gong Zhu rules, from docs/rules/gongzhu.md and the source document."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cardtable.cards import parse_card
+from cardtable.cards import french_deck, parse_card
 from cardtable.engine import IllegalMove
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import PlayContext, legal_plays, score_hand, score_taken
@@ -114,6 +116,42 @@ def test_follow_suit_and_refusal_reasons():
     reason = rules.refusal(parse_card("2H"), C("2H 9S KS"), ctx("5S"))
     assert reason[1] == "must_follow"
     assert rules.refusal(parse_card("AS"), C("2H"), ctx("5S"))[1] == "gz_not_in_hand"
+
+
+def _refused_by_the_rules_text(card, hand, ctx):
+    """The rule as docs/rules/gongzhu.md states it, card by card: the reason key, or None if allowed."""
+    lead = ctx.trick[0][1].suit if ctx.trick else card.suit
+    if not ctx.trick and ctx.must_lead_two_of_clubs and card != rules.TWO_OF_CLUBS:
+        return "gz_lead_2c"
+    if card.suit != lead and any(c.suit == lead for c in hand):
+        return "must_follow"
+    if (card in ctx.shown and card.suit == lead and lead not in ctx.suits_led
+            and sum(1 for c in hand if c.suit == card.suit) > 1):
+        return "gz_shown_first_round"
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_legal_plays_and_refusals_follow_the_rule_card_by_card(data):
+    """The legal set (worked out for the whole hand at once) is the cards the rule allows one by one, in
+    the hand's order, and every other card is refused for the clause that refuses it."""
+    deck = list(french_deck())
+    suits = data.draw(st.sets(st.sampled_from("SHDC"), min_size=1))     # few suits: singletons, voids
+    hand = data.draw(st.lists(st.sampled_from([c for c in deck if c.suit in suits or c in rules.SHOWABLE]),
+                              min_size=1, max_size=13, unique=True))
+    rest = [c for c in deck if c not in hand]
+    trick = data.draw(st.lists(st.sampled_from(rest), max_size=3, unique=True))
+    showable = [c for c in rules.SHOWABLE if c in hand]
+    shown = data.draw(st.sets(st.sampled_from(showable))) if showable else set()
+    led = data.draw(st.sets(st.sampled_from("SHDC")))
+    first = not trick and data.draw(st.booleans())
+    context = PlayContext(tuple(enumerate(trick)), frozenset(led), frozenset(shown), first)
+    expected = [c for c in hand if _refused_by_the_rules_text(c, hand, context) is None]
+    assert legal_plays(hand, context) == expected
+    for card in hand:
+        why = rules.refusal(card, hand, context)
+        assert (why and why[1]) == _refused_by_the_rules_text(card, hand, context)
 
 
 def test_trick_winner_is_highest_of_led_suit():

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from cardtable.cards import Card
 from cardtable.engine import Bot
 from cardtable.games.gongzhu import rules
-from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, TRANSFORMER
+from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, SORT_KEYS, TRANSFORMER
 from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
 
 ACE_SPADES = Card(14, "S")
@@ -23,11 +23,11 @@ class EasyBot:
 
     def choose(self, view: GongZhuView) -> Show | Play:
         if view.phase == "show":
-            return Show(())
+            return _offered(view, Show(()))
         cards = [move.card for move in view.legal]
         if not view.trick:
             safe = [c for c in cards if c.suit != "H" and c != PIG] or cards
-            return play_of(min(safe, key=lambda c: (c.rank, rules.sort_key(c))))
+            return play_of(min(safe, key=lambda c: (c.rank, SORT_KEYS[c])))
         lead = view.trick[0][1].suit
         if cards[0].suit != lead:
             return play_of(max(cards, key=_discard_priority))
@@ -50,12 +50,12 @@ class NormalBot:
 
     def choose(self, view: GongZhuView) -> Show | Play:
         if view.phase == "show":
-            return Show(self._show(view))
+            return _offered(view, Show(self._show(view)))
         cards = [move.card for move in view.legal]
         if len(cards) == 1:
             return play_of(cards[0])
         if not view.trick:
-            return play_of(min(cards, key=lambda c: self._lead_cost(view, c)))
+            return play_of(min(cards, key=self._lead_costs(view, cards).__getitem__))
         lead = view.trick[0][1].suit
         if cards[0].suit != lead:
             return play_of(self._discard(view, cards))
@@ -102,40 +102,56 @@ class NormalBot:
         return runner if hearts >= 6 else None
 
     # -- leading
-    def _lead_cost(self, view: GongZhuView, card: Card) -> float:
+    def _lead_costs(self, view: GongZhuView, cards: list[Card]) -> dict[Card, float]:
+        """The cost of leading each of ``cards`` (the lowest is led). What does not depend on the card is
+        worked out once per decision."""
         unseen = self._unseen(view)
-        same_suit = [c for c in view.hand if c.suit == card.suit]
-        higher_out = sum(1 for c in unseen if c.suit == card.suit and c.rank > card.rank)
-        cost = card.rank * 0.5 + len(same_suit) * 0.8
-        if higher_out == 0:
-            # We would win it: whatever others discard lands on us (doubled once we hold the ♣10).
-            cost += 16 if TRANSFORMER in view.taken[view.seat] else 8
+        top_out = {"S": 0, "H": 0, "D": 0, "C": 0}         # the highest unseen rank of each suit
+        for c in unseen:
+            if c.rank > top_out[c.suit]:
+                top_out[c.suit] = c.rank
+        suits = [c.suit for c in view.hand]
+        held = {suit: suits.count(suit) for suit in "SHDC"}
+        sure_bonus = 16 if TRANSFORMER in view.taken[view.seat] else 8
         pig_out = PIG in unseen
-        if card.suit == "S":
-            if card == PIG:
-                cost += 40
-            elif PIG in view.hand:
-                cost += 8
-            elif pig_out:
-                cost += 20 if card.rank > 12 else -6   # low spades flush the Pig; A/K may catch it
-        if card.suit == "H":
-            cost += 3 - rules.heart_value(card) / 5
-            if self._hearts_runner(view) is not None and higher_out == 0:
-                cost -= 25   # take a heart to break the run
-        if card.suit == "D" and GOAT in unseen and higher_out == 0 and self._my_score(view) >= -50:
-            cost -= 4        # a sure diamond winner may collect the Goat
+        pig_held = PIG in view.hand
+        goat_out = GOAT in unseen
+        transformer_out = TRANSFORMER in unseen
+        runner = self._hearts_runner(view)
         now = self._my_score(view)
-        if card == TRANSFORMER and now < 0:
-            cost += 10
-        if higher_out == 0 and rules.is_point_card(card):
-            # A sure winner takes this card at least: count what it does to our hand (the source's
-            # mistake one: a sure ♣10 on top of the Pig or hearts doubles them).
-            cost -= (self._my_score(view, (card,)) - now) / 3
-        if card.suit == "C" and card.rank > 10 and TRANSFORMER in unseen and now < 0:
-            cost += 10       # a club above the ♣10 invites it under ours
-        if card == GOAT:
-            cost += 12 if higher_out == 0 else 40   # led under a higher diamond it is a gift
-        return cost
+        costs = {}
+        for card in cards:
+            suit = card.suit
+            sure = top_out[suit] < card.rank                 # no unseen card of its suit is higher
+            cost = card.rank * 0.5 + held[suit] * 0.8
+            if sure:
+                # We would win it: whatever others discard lands on us (doubled once we hold the ♣10).
+                cost += sure_bonus
+            if suit == "S":
+                if card == PIG:
+                    cost += 40
+                elif pig_held:
+                    cost += 8
+                elif pig_out:
+                    cost += 20 if card.rank > 12 else -6   # low spades flush the Pig; A/K may catch it
+            if suit == "H":
+                cost += 3 - rules.heart_value(card) / 5
+                if runner is not None and sure:
+                    cost -= 25   # take a heart to break the run
+            if suit == "D" and goat_out and sure and now >= -50:
+                cost -= 4        # a sure diamond winner may collect the Goat
+            if card == TRANSFORMER and now < 0:
+                cost += 10
+            if sure and card in rules.POINT_CARDS:
+                # A sure winner takes this card at least: count what it does to our hand (the source's
+                # mistake one: a sure ♣10 on top of the Pig or hearts doubles them).
+                cost -= (self._my_score(view, (card,)) - now) / 3
+            if suit == "C" and card.rank > 10 and transformer_out and now < 0:
+                cost += 10       # a club above the ♣10 invites it under ours
+            if card == GOAT:
+                cost += 12 if sure else 40   # led under a higher diamond it is a gift
+            costs[card] = cost
+        return costs
 
     # -- following suit
     def _follow(self, view: GongZhuView, cards: list[Card]) -> Card:
@@ -206,9 +222,20 @@ class NormalBot:
                 return 95 if winner_score < 0 else -80
             if card == GOAT:
                 return -100
-            return card.rank + 3 * (4 - sum(1 for c in view.hand if c.suit == card.suit))
+            return card.rank + 3 * (4 - held[card.suit])
 
+        suits = [c.suit for c in view.hand]
+        held = {suit: suits.count(suit) for suit in "SHDC"}
         return max(cards, key=priority)
+
+
+def _offered(view: GongZhuView, move: Show) -> Show:
+    """The very object the view's legal list holds for ``move`` (so that applying it takes the trusted
+    path), else ``move`` itself."""
+    for candidate in view.legal:
+        if candidate == move:
+            return candidate
+    return move
 
 
 def _winning_card(view: GongZhuView) -> Card:

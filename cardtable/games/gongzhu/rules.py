@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from cardtable.cards import Card, french_deck, parse_card
-from cardtable.tricks import winning_index
 
 PIG = parse_card("QS")
 GOAT = parse_card("JD")
@@ -52,7 +51,17 @@ SORT_KEYS = {card: sort_key(card) for card in french_deck()}    # sorting by SOR
 
 
 def trick_winner_index(plays: Sequence[tuple[int, Card]]) -> int:
-    return winning_index(plays, suit_of, strength)
+    """Index in ``plays`` of the card winning the trick so far: the highest card of the suit led (Gong
+    Zhu has no trumps; works on an incomplete trick too)."""
+    if not plays:
+        raise ValueError("an empty trick has no winner")
+    lead_rank, lead_suit = plays[0][1]
+    best = 0
+    for i in range(1, len(plays)):
+        rank, suit = plays[i][1]
+        if suit == lead_suit and rank > lead_rank:
+            best, lead_rank = i, rank
+    return best
 
 
 # ---------------------------------------------------------------- legality
@@ -66,40 +75,54 @@ class PlayContext(NamedTuple):
 
 
 def refusal(card: Card, hand: Collection[Card], ctx: PlayContext) -> tuple[str, str, dict] | None:
-    """Why ``card`` may not be played now, as (English reason, i18n key, params); None if legal."""
+    """Why ``card`` may not be played now, as (English reason, i18n key, params); None if legal. What is
+    legal is decided by :func:`legal_cards` alone; this only says which of its clauses refused."""
     if card not in hand:
         return (f"{card} is not in your hand", "gz_not_in_hand", {"card": card.code})
-    return _refusal(card, _suit_counts(hand), ctx)
-
-
-def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
-    """The cards of ``hand`` that :func:`refusal` lets be played now, in the hand's order."""
-    hand = list(hand)
-    counts = _suit_counts(hand)
-    return [card for card in hand if _refusal(card, counts, ctx) is None]
-
-
-def _suit_counts(hand: Iterable[Card]) -> dict[str, int]:
-    suits = [card[1] for card in hand]
-    return {"S": suits.count("S"), "H": suits.count("H"), "D": suits.count("D"), "C": suits.count("C")}
-
-
-def _refusal(card: Card, suit_counts: dict[str, int], ctx: PlayContext) -> tuple[str, str, dict] | None:
-    """The rule itself, for a card in a hand holding ``suit_counts`` cards of each suit."""
+    if card in legal_plays(hand, ctx):
+        return None
     if not ctx.trick:
         if ctx.must_lead_two_of_clubs and card != TWO_OF_CLUBS:
             return ("the first trick of the match must be led with the 2 of clubs", "gz_lead_2c", {})
         lead_suit = card.suit
     else:
         lead_suit = ctx.trick[0][1].suit
-        if card.suit != lead_suit and suit_counts[lead_suit]:
+        if card.suit != lead_suit:
             return (f"you must follow suit ({lead_suit})", "must_follow", {"suit": lead_suit})
-    if (card in ctx.shown and card.suit == lead_suit and lead_suit not in ctx.suits_led
-            and suit_counts[card.suit] > 1):       # another card of that suit (a deck holds each once)
-        reason = (f"{card} was shown: it may not be played on the first {lead_suit} trick while you hold "
-                  "another card of that suit")
-        return (reason, "gz_shown_first_round", {"card": card.code, "suit": lead_suit})
-    return None
+    reason = (f"{card} was shown: it may not be played on the first {lead_suit} trick while you hold "
+              "another card of that suit")
+    return (reason, "gz_shown_first_round", {"card": card.code, "suit": lead_suit})
+
+
+def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
+    """The cards of ``hand`` that may be played now, in the hand's order."""
+    return legal_cards(list(hand), ctx.trick, ctx.suits_led, ctx.shown, ctx.must_lead_two_of_clubs)
+
+
+def legal_cards(hand: list[Card], trick: Sequence[tuple[int, Card]], suits_led: Collection[str],
+                shown: Collection[Card] | None, must_lead_two_of_clubs: bool) -> list[Card]:
+    """The rule of play, the one place it is written (validation, the UI and the bots all come here).
+
+    Of ``hand`` (in its order), the cards that may be played to ``trick`` (the cards played so far,
+    ``(seat, card)``, the lead first): follow the suit led when you can; the first trick of the match is
+    led with the ♣2; a card the player has shown (``shown``) may not be played on the first trick of its
+    suit (``suits_led``: suits led in the hand's earlier tricks) while the hand holds another card of
+    that suit."""
+    lead = ""
+    if trick:
+        lead = trick[0][1][1]
+        cards = [card for card in hand if card[1] == lead] or list(hand)
+    elif must_lead_two_of_clubs:
+        cards = [card for card in hand if card == TWO_OF_CLUBS]
+    else:
+        cards = list(hand)
+    if shown:
+        for card in shown:
+            suit = card[1]
+            if (card in cards and (not trick or suit == lead) and suit not in suits_led
+                    and sum(1 for other in hand if other[1] == suit) > 1):
+                cards.remove(card)
+    return cards
 
 
 def showable_in(hand: Iterable[Card], allowed: Sequence[Card] = SHOWABLE) -> list[Card]:

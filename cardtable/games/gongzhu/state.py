@@ -110,7 +110,8 @@ def parse_move(text: str) -> Show | Play:
 
 
 _DECK = frozenset(french_deck())
-_PLAYS = {card: Play(card) for card in french_deck()}     # moves are values: one object per card will do
+_PLAYS = {card: Play(card) for card in french_deck()}
+_CODES = {card: card.code for card in french_deck()}     # moves are values: one object per card will do
 
 
 def play_of(card: Card) -> Play:
@@ -225,7 +226,7 @@ class GongZhuMatch(Match):
         self.suits_led: set[str] = set()
         self._public: tuple | None = None      # the view's copies of the fields above (None: rebuild)
         self._record({"type": "deal", "hand": self.hand,
-                         "hands": [[c.code for c in h] for h in self.hands], "leader": leader})
+                         "hands": [list(map(_CODES.__getitem__, h)) for h in self.hands], "leader": leader})
 
     # -- the contract
     @property
@@ -248,26 +249,35 @@ class GongZhuMatch(Match):
                            self.must_lead_2c and not self.tricks and not self.trick)
 
     def _public_fields(self) -> tuple:
-        """(tricks, winners, taken, totals, suits_led) as the views hold them: rebuilt only when a trick
-        or a hand ends, shared by the views in between."""
+        """(tricks, winners, taken, totals, suits_led, shown) as the views hold them: rebuilt only when a
+        card is shown or a trick or a hand ends, shared by the views in between."""
         public = self._public
         if public is None:
+            shown = (tuple(tuple(cards or ()) for cards in self.shown) if None not in self.shown
+                     else ((),) * 4)
             public = self._public = (tuple(self.tricks), tuple(self.winners),
                                      tuple(tuple(pile) for pile in self.taken), tuple(self.totals),
-                                     frozenset(self.suits_led))
+                                     frozenset(self.suits_led), shown)
         return public
 
     def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
-        to_move = self.to_move()
-        if seat is None:
-            seat = to_move
-        if to_move is None or seat != to_move:
+        if self.finished:
             return []
-        if self.phase == "show":
-            return self._offer(seat, [Show(s) for s in subsets(
-                rules.showable_in(self.hands[seat], self.options.showable_cards))])
+        shown = self.shown
+        if None in shown:
+            to_move = shown.index(None)
+            if seat is not None and seat != to_move:
+                return []
+            return self._offer(to_move, [Show(s) for s in subsets(
+                rules.showable_in(self.hands[to_move], self.options.showable_cards))])
+        trick = self.trick
+        to_move = (trick[-1][0] + 1) % 4 if trick else self.leader
+        if seat is not None and seat != to_move:
+            return []
         plays = _PLAYS
-        return self._offer(seat, [plays[card] for card in rules.legal_plays(self.hands[seat], self._context(seat))])
+        cards = rules.legal_cards(self.hands[to_move], trick, self.suits_led, shown[to_move],
+                                  self.must_lead_2c and not trick and not self.tricks)
+        return self._offer(to_move, [plays[card] for card in cards])
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -290,15 +300,19 @@ class GongZhuMatch(Match):
     def _apply(self, move: Show | Play, seat: int) -> None:
         if isinstance(move, Show):
             self.shown[seat] = tuple(move.cards)
+            self._public = None
             return
-        self.hands[seat].remove(move.card)
-        self.trick.append((seat, move.card))
-        if len(self.trick) < 4:
+        card = move.card
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) < 4:
             return
-        winner = self.trick[rules.trick_winner_index(self.trick)][0]
-        self.taken[winner].extend(c for _, c in self.trick if rules.is_point_card(c))
-        self.suits_led.add(self.trick[0][1].suit)
-        self.tricks.append(tuple(self.trick))
+        winner = trick[rules.trick_winner_index(trick)][0]
+        points = rules.POINT_CARDS
+        self.taken[winner].extend([c for _, c in trick if c in points])
+        self.suits_led.add(trick[0][1][1])
+        self.tricks.append(tuple(trick))
         self.winners.append(winner)
         self.trick = []
         self.leader = winner
@@ -316,7 +330,7 @@ class GongZhuMatch(Match):
         self.results.append(records)
         self._record({
             "type": "hand_end", "hand": self.hand,
-            "taken": [[c.code for c in sorted(pile, key=rules.sort_key)] for pile in self.taken],
+            "taken": [[_CODES[c] for c in sorted(pile, key=rules.SORT_KEYS.__getitem__)] for pile in self.taken],
             "shown": [[c.code for c in (cards or ())] for cards in self.shown],
             "lines": records,
         })
@@ -335,18 +349,23 @@ class GongZhuMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GongZhuView:
-        phase = self.phase
-        public_shown = tuple(tuple(cards or ()) for cards in self.shown) if phase != "show" else ((),) * 4
-        tricks, winners, taken, totals, suits_led = self._public_fields()
-        to_move = self.to_move()
+        tricks, winners, taken, totals, suits_led, public_shown = self._public or self._public_fields()
+        shown = self.shown
+        trick = self.trick
+        if self.finished:
+            phase, to_move = "over", None
+        elif None in shown:
+            phase, to_move = "show", shown.index(None)
+        else:
+            phase, to_move = "play", (trick[-1][0] + 1) % 4 if trick else self.leader
         hands = self.hands
         return fast_view(GongZhuView,
             seat=seat, options=self.options, hand_number=self.hand, phase=phase, to_move=to_move,
             hand=tuple(hands[seat]), counts=(len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
-            shown=public_shown, my_show=self.shown[seat], leader=self.leader, trick=tuple(self.trick),
+            shown=public_shown, my_show=shown[seat], leader=self.leader, trick=tuple(trick),
             tricks=tricks, winners=winners, taken=taken, totals=totals, suits_led=suits_led,
-            legal=tuple(self.legal_moves()) if to_move == seat else (),
-            decision=(self._bot_key(), len(self.moves), seat))
+            legal=tuple(self.legal_moves(seat)) if to_move == seat else (),
+            decision=(self._bot_key_bytes or self._bot_key(), len(self.moves), seat))
 
     # -- utilities
     def clone(self) -> GongZhuMatch:
@@ -384,6 +403,7 @@ class GongZhuMatch(Match):
         for other, cards in enumerate(world.shown):
             if other != seat and cards is not None and self.phase == "show":
                 world.shown[other] = tuple(c for c in cards if c in world.hands[other])
+        world._public = None
         return world
 
     def summary(self) -> str:
