@@ -160,14 +160,6 @@ class Outcome:
 
 
 # ---------------------------------------------------------------- the match
-def _holds(moves: list, move: Any) -> bool:
-    """Is this very object (not an equal one) in ``moves``?"""
-    for candidate in moves:
-        if candidate is move:
-            return True
-    return False
-
-
 class Match(ABC):
     """One match of a game: the state machine. Subclasses implement the underscore methods.
 
@@ -204,7 +196,8 @@ class Match(ABC):
         self._log: list[dict[str, Any]] = []      # the history records built so far
         self._pending: list[Any] = []             # not built yet: (seat, move, hand) or a record
         self._events: list[dict[str, Any]] = []   # the deal / hand_end / match_end records only
-        self._trusted: tuple[int, list] | None = None   # (seat, the list legal_moves() returned last)
+        # (seat, the list legal_moves() returned last, whether the seat was the one to move (None: unknown))
+        self._trusted: tuple[int, list, bool | None] | None = None
         self._bot_key_bytes: bytes | None = None
 
     # -- the hand history, built only when read
@@ -354,9 +347,14 @@ class Match(ABC):
         this seat, with nothing applied since) is legal by construction and is not validated again. Any
         other move (the UI's, a save's, a history's, a hand-built one) gets the full check."""
         trusted = self._trusted
-        if trusted is not None and trusted[0] == (self.to_move() if seat is None else seat) \
-                and _holds(trusted[1], move):
-            seat = trusted[0]
+        if trusted is not None and (trusted[0] == seat if seat is not None else
+                                    trusted[2] or (trusted[2] is None and trusted[0] == self.to_move())):
+            for candidate in trusted[1]:      # this very object (not an equal one)?
+                if candidate is move:
+                    seat = trusted[0]
+                    break
+            else:
+                seat = self._check_turn_and_move(move, seat)
         else:
             seat = self._check_turn_and_move(move, seat)
         self._trusted = None
@@ -364,10 +362,12 @@ class Match(ABC):
         self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
 
-    def _offer(self, seat: int, moves: list) -> list:
+    def _offer(self, seat: int, moves: list, to_move: bool | None = None) -> list:
         """Return a freshly built legal list from ``legal_moves``: its moves become trusted for ``seat``
-        until the next move is applied (the caller gets a copy, so editing it trusts nothing new)."""
-        self._trusted = (seat, moves)
+        until the next move is applied (the caller gets a copy, so editing it trusts nothing new).
+        ``to_move``: whether ``seat`` is the seat to move, when the game knows it (saves ``apply`` from
+        asking ``to_move()`` again when it is given no seat)."""
+        self._trusted = (seat, moves, to_move)
         return list(moves)
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:

@@ -28,10 +28,12 @@ def splitmix64(state: int) -> tuple[int, int]:
 def mix(*values: int) -> int:
     """Derive one 64-bit seed from several integers (e.g. match seed, hand number, salt)."""
     state = 0x6A09E667F3BCC908
-    for value in values:
-        out, state = splitmix64(state ^ (value & MASK64))
-        state ^= out
-    return splitmix64(state)[0]
+    for value in values + (0,):     # splitmix64 of each value in turn, written inline; then one more step
+        state = ((state ^ (value & MASK64)) + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        state ^= z ^ (z >> 31)
+    return z ^ (z >> 31)
 
 
 def _rotl(x: int, k: int) -> int:
@@ -46,11 +48,12 @@ class Rng:
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}, not {seed!r}")
-        state = seed
         words = []
-        for _ in range(4):
-            out, state = splitmix64(state)
-            words.append(out)
+        for _ in range(4):      # splitmix64, written inline
+            seed = (seed + 0x9E3779B97F4A7C15) & MASK64
+            z = ((seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            words.append(z ^ (z >> 31))
         self._s = words
 
     def next64(self) -> int:

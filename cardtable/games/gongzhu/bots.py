@@ -8,7 +8,7 @@ from collections.abc import Callable
 from cardtable.cards import Card
 from cardtable.engine import Bot
 from cardtable.games.gongzhu import rules
-from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, SORT_KEYS, TRANSFORMER
+from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, SORT_ORDER, TRANSFORMER
 from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
 
 ACE_SPADES = Card(14, "S")
@@ -27,7 +27,7 @@ class EasyBot:
         cards = [move.card for move in view.legal]
         if not view.trick:
             safe = [c for c in cards if c.suit != "H" and c != PIG] or cards
-            return play_of(min(safe, key=lambda c: (c.rank, SORT_KEYS[c])))
+            return play_of(min(safe, key=lambda c: (c.rank, SORT_ORDER[c])))
         lead = view.trick[0][1].suit
         if cards[0].suit != lead:
             return play_of(max(cards, key=_discard_priority))

@@ -47,7 +47,9 @@ def sort_key(card: Card) -> tuple[int, int]:
     return ("SHCD".index(card.suit), card.rank)
 
 
-SORT_KEYS = {card: sort_key(card) for card in french_deck()}    # sorting by SORT_KEYS.__getitem__
+SORT_KEYS = {card: sort_key(card) for card in french_deck()}
+# The same order as one int per card (the fastest sort key: sorted(cards, key=SORT_ORDER.__getitem__)).
+SORT_ORDER = {card: index for index, card in enumerate(sorted(french_deck(), key=sort_key))}
 
 
 def trick_winner_index(plays: Sequence[tuple[int, Card]]) -> int:
@@ -173,20 +175,28 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
         return Lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult,
                      all_hearts=True, grand_slam=True)
 
-    hearts_line = (all_hearts_value if all_hearts else sum(heart_value(c) for c in hearts)) * h_mult
+    hearts_line = (all_hearts_value if all_hearts else sum([HEART_VALUES[c.rank] for c in hearts])) * h_mult
     swapped = swap and someone_took_all_hearts
     pig_line = (100 if swapped else -100) * p_mult if has_pig else 0
     goat_line = (-100 if swapped else 100) * g_mult if has_goat else 0
     base = hearts_line + pig_line + goat_line
     if not has_transformer:
-        return Lines(hearts_line, pig_line, goat_line, base, "none", base, all_hearts=all_hearts)
+        return _lines(hearts_line, pig_line, goat_line, base, "none", base, all_hearts)
     if zero_hearts_alone:
-        others = has_pig or has_goat or any(heart_value(c) for c in hearts)
+        others = has_pig or has_goat or any(HEART_VALUES[c.rank] for c in hearts)
     else:
         others = has_pig or has_goat or bool(hearts)
     if not others:
-        return Lines(hearts_line, pig_line, goat_line, base, "alone", 50 * (t_mult // 2))
-    return Lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult, all_hearts=all_hearts)
+        return _lines(hearts_line, pig_line, goat_line, base, "alone", 50 * (t_mult // 2), False)
+    return _lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult, all_hearts)
+
+
+def _lines(hearts: int, pig: int, goat: int, base: int, transformer: str, hand: int, all_hearts: bool) -> Lines:
+    """``Lines(...)`` (not a grand slam) without the frozen dataclass's ``__init__``: a hand scores four."""
+    lines = object.__new__(Lines)
+    lines.__dict__.update(hearts=hearts, pig=pig, goat=goat, base=base, transformer=transformer, hand=hand,
+                          all_hearts=all_hearts, grand_slam=False)
+    return lines
 
 
 def score_hand(taken: Sequence[Collection[Card]], shown: Collection[Card], swap: bool,

@@ -144,6 +144,12 @@ def subsets(cards: list[Card]) -> list[tuple[Card, ...]]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _shows(showable: tuple[Card, ...]) -> tuple[Show, ...]:
+    """The Show moves open to a hand holding ``showable`` (moves are values: shared, like the Plays)."""
+    return tuple(Show(cards) for cards in subsets(list(showable)))
+
+
 # ---------------------------------------------------------------- the view
 @dataclasses.dataclass(frozen=True)
 class GongZhuView(LazyBotSeed):
@@ -211,7 +217,7 @@ class GongZhuMatch(Match):
         self.hand += 1
         deck = french_deck()
         Rng(mix(self.seed, self.hand, 0x6A2)).shuffle(deck)
-        self.hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.SORT_KEYS.__getitem__) for seat in range(4)]
+        self.hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.SORT_ORDER.__getitem__) for seat in range(4)]
         if leader is None:
             leader = next(s for s in range(4) if TWO_OF_CLUBS in self.hands[s])
             self.must_lead_2c = True
@@ -238,11 +244,11 @@ class GongZhuMatch(Match):
     def to_move(self) -> int | None:
         if self.finished:
             return None
-        if None in self.shown:
-            return self.shown.index(None)
-        if not self.trick:
-            return self.leader
-        return (self.trick[-1][0] + 1) % 4
+        shown = self.shown
+        if None in shown:
+            return shown.index(None)
+        trick = self.trick
+        return (trick[-1][0] + 1) % 4 if trick else self.leader
 
     def _context(self, seat: int) -> PlayContext:
         return PlayContext(tuple(self.trick), self._public_fields()[4], frozenset(self.shown[seat] or ()),
@@ -268,8 +274,8 @@ class GongZhuMatch(Match):
             to_move = shown.index(None)
             if seat is not None and seat != to_move:
                 return []
-            return self._offer(to_move, [Show(s) for s in subsets(
-                rules.showable_in(self.hands[to_move], self.options.showable_cards))])
+            return self._offer(to_move, list(_shows(tuple(
+                rules.showable_in(self.hands[to_move], self.options.showable_cards)))), True)
         trick = self.trick
         to_move = (trick[-1][0] + 1) % 4 if trick else self.leader
         if seat is not None and seat != to_move:
@@ -277,7 +283,7 @@ class GongZhuMatch(Match):
         plays = _PLAYS
         cards = rules.legal_cards(self.hands[to_move], trick, self.suits_led, shown[to_move],
                                   self.must_lead_2c and not trick and not self.tricks)
-        return self._offer(to_move, [plays[card] for card in cards])
+        return self._offer(to_move, [plays[card] for card in cards], True)
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -330,7 +336,7 @@ class GongZhuMatch(Match):
         self.results.append(records)
         self._record({
             "type": "hand_end", "hand": self.hand,
-            "taken": [[_CODES[c] for c in sorted(pile, key=rules.SORT_KEYS.__getitem__)] for pile in self.taken],
+            "taken": [[_CODES[c] for c in sorted(pile, key=rules.SORT_ORDER.__getitem__)] for pile in self.taken],
             "shown": [[c.code for c in (cards or ())] for cards in self.shown],
             "lines": records,
         })
