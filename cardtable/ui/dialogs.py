@@ -243,6 +243,21 @@ class PresetRadioSet(RadioSet):
         if self.pressed_index >= 0:
             self._selected = self.pressed_index
 
+    def on_resize(self) -> None:
+        if self.has_class("inline"):
+            self.call_after_refresh(self._stack_if_cut)
+
+    def _stack_if_cut(self) -> None:
+        """An inline row whose choices do not fit its width (a narrow terminal, a longer language) shows
+        them one under the other instead of cutting the last one off."""
+        buttons = list(self.query(RadioButton))
+        needed = sum(b.outer_size.width + b.styles.margin.right for b in buttons)
+        stack = needed > self.size.width > 0
+        if stack != self.has_class("stacked"):
+            self.set_class(stack, "stacked")
+            if self.parent is not None:
+                self.parent.set_class(stack, "stacked")
+
 
 def radio_row(label_key: str, set_id: str, choices: Iterable[tuple[str, str, bool]]) -> Horizontal:
     """A labelled row of radio buttons: ``choices`` are (i18n key, value, pressed)."""

@@ -4,13 +4,18 @@ Textual's Footer throws its key widgets away and builds new ones on every ``refr
 tables call it after every move), and each discarded key stays referenced from a watcher list on the
 Footer (upstream Textualize/textual issue #6666): the table grew by ~13 MB per Guandan hand. This
 Footer compares what it would show with what it shows and rebuilds only on a difference, and after a
-rebuild drops the watchers its discarded keys left behind."""
+rebuild drops the watchers its discarded keys left behind.
+
+When the keys do not fit the terminal's width in their usual spacing (a narrow terminal, a longer
+language), the footer turns to Textual's compact spacing rather than cutting the last key off."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 
 def shown_keys(screen: Any) -> tuple:
@@ -29,6 +34,7 @@ class Footer(TextualFooter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown: tuple | None = None
+        self._always_compact = bool(kwargs.get("compact", False))
 
     def bindings_changed(self, screen: Any) -> None:
         self._bindings_ready = True
@@ -44,6 +50,25 @@ class Footer(TextualFooter):
     async def recompose(self) -> None:
         await super().recompose()
         self.prune_watchers()
+        self.fit_width()
+
+    def on_resize(self) -> None:
+        self.fit_width()
+
+    def natural_width(self) -> int:
+        """The cells the keys take in the usual (not compact) spacing."""
+        width = 0
+        for child in self.walk_children():
+            if isinstance(child, FooterKey):
+                width += cell_len(child.key_display) + 2
+                width += cell_len(child.description) + 1 if child.description else 0
+            elif child.parent is self and not child.children:
+                width += child.outer_size.width
+        return width + 1                         # the command palette key's left border
+
+    def fit_width(self) -> None:
+        if self.size.width:
+            self.compact = self._always_compact or self.natural_width() > self.size.width
 
     def prune_watchers(self) -> None:
         """Forget the watchers (``data_bind``) of key widgets that are gone (Textual #6666)."""
