@@ -1,18 +1,33 @@
 """One translation function for every UI string: ``t(key, **params)``.
 
 The language follows the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE) and ``--lang`` or the settings
-override it. Games register their own strings with :func:`register`. English and Spanish are complete:
-a test checks that both catalogs have the same keys and placeholders.
+override it. A language is data: ``cardtable/locales/<lang>.toml`` holds its catalogue (flat
+``key = "text"`` lines, read with the standard library's ``tomllib``); modules may still
+:func:`register` strings from Python, merged into the same catalogues. English is the reference: a key
+missing from another language, or whose text there cannot be filled, shows in English, never as a raw
+key or an unfilled ``{placeholder}``. Tests check that every catalogue has every key with the same
+placeholders.
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
+from importlib import resources
 
-LANGUAGES = ("en", "es")
-_catalogs: dict[str, dict[str, str]] = {"en": {}, "es": {}}
+LANGUAGES = ("en", "es", "zh")
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "zh": "简体中文"}
+FALLBACK = "en"
+MAX_CATALOGUE_BYTES = 1024 * 1024
+_catalogs: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
 _language = "en"
+
+
+def locale_language(value: str) -> str | None:
+    """The language a locale name asks for («zh_CN.UTF-8» → zh), or None when it is none of ours."""
+    code = value.strip().lower().replace("-", "_").split(".")[0].split("@")[0].split("_")[0]
+    return code if code in LANGUAGES else None
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:
@@ -20,8 +35,9 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
         value = env.get(var, "")
         if value:
-            return "es" if value.lower().startswith("es") else "en"
-    return "en"
+            # LANGUAGE may list several («zh_CN:en»): the first one counts, as in gettext
+            return locale_language(value.split(":")[0]) or FALLBACK
+    return FALLBACK
 
 
 def set_language(lang: str) -> None:
@@ -35,13 +51,42 @@ def language() -> str:
     return _language
 
 
-def register(en: Mapping[str, str], es: Mapping[str, str]) -> None:
+def register(en: Mapping[str, str], es: Mapping[str, str], zh: Mapping[str, str] | None = None) -> None:
     _catalogs["en"].update(en)
     _catalogs["es"].update(es)
+    if zh:
+        _catalogs["zh"].update(zh)
+
+
+def parse_catalogue(text: str) -> dict[str, str]:
+    """A catalogue file's text: flat ``key = "text"`` pairs (a table or a non-string value is refused)."""
+    data = tomllib.loads(text)
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise TypeError(f"{key!r} is not a string")
+    return data
+
+
+def load_catalogue_files() -> None:
+    """Merge ``cardtable/locales/<lang>.toml`` into the catalogues (called once, on import)."""
+    folder = resources.files("cardtable.locales")
+    for lang in LANGUAGES:
+        page = folder / f"{lang}.toml"
+        if page.is_file():
+            with page.open("rb") as handle:
+                raw = handle.read(MAX_CATALOGUE_BYTES + 1)
+            if len(raw) > MAX_CATALOGUE_BYTES:
+                raise ValueError(f"{lang}.toml is larger than {MAX_CATALOGUE_BYTES} bytes")
+            _catalogs[lang].update(parse_catalogue(raw.decode("utf-8")))
 
 
 def catalog(lang: str) -> dict[str, str]:
     return _catalogs[lang]
+
+
+def missing(lang: str) -> list[str]:
+    """The keys English has and ``lang`` lacks (they show in English)."""
+    return sorted(set(_catalogs[FALLBACK]) - set(_catalogs[lang]))
 
 
 def progress_text(game: str, progress: object) -> str | None:
@@ -51,10 +96,10 @@ def progress_text(game: str, progress: object) -> str | None:
         return None
     if progress.get("over") is True:
         return t("progress_over")
-    if f"progress_{game}" not in _catalogs[_language]:
+    if f"progress_{game}" not in _catalogs[_language] and f"progress_{game}" not in _catalogs[FALLBACK]:
         return None
     try:
-        return t(f"progress_{game}", **{k: v for k, v in progress.items() if k != "over"})
+        return _text(f"progress_{game}", {k: v for k, v in progress.items() if k != "over"})
     except (KeyError, ValueError, TypeError, IndexError):
         return None
 
@@ -64,9 +109,25 @@ def card_count(n: int) -> str:
     return t("one_card") if n == 1 else t("n_cards", n=n)
 
 
+def _text(key: str, params: Mapping[str, object]) -> str:
+    """The current language's text, else English's. A translation that cannot be filled with
+    ``params`` (a wrong placeholder) falls back to English; English's own failure is raised."""
+    for lang in dict.fromkeys((_language, FALLBACK)):
+        text = _catalogs[lang].get(key)
+        if not text:
+            continue
+        if not params:
+            return text
+        try:
+            return text.format(**params)
+        except (KeyError, ValueError, TypeError, IndexError):
+            if lang == FALLBACK:
+                raise
+    return key
+
+
 def t(key: str, /, **params: object) -> str:
-    text = _catalogs[_language].get(key) or _catalogs["en"].get(key) or key
-    return text.format(**params) if params else text
+    return _text(key, params)
 
 
 register(
@@ -91,6 +152,8 @@ register(
         "no_last_trick": "No trick has been played yet in this hand.",
         "one_card": "1 card",
         "n_cards": "{n} cards",
+        "number_4": "four", "number_5": "five", "number_6": "six", "number_7": "seven", "number_8": "eight",
+        "number_9": "nine", "number_10": "ten",
         "joker_sj": "SJ",
         "joker_bj": "BJ",
         "progress_gongzhu": "hand {hand}, trick {trick} · you {you:+d}",
@@ -238,6 +301,8 @@ register(
         "no_last_trick": "Aún no se ha jugado ninguna baza en esta mano.",
         "one_card": "1 carta",
         "n_cards": "{n} cartas",
+        "number_4": "cuatro", "number_5": "cinco", "number_6": "seis", "number_7": "siete", "number_8": "ocho",
+        "number_9": "nueve", "number_10": "diez",
         "joker_sj": "JP",
         "joker_bj": "JG",
         "progress_gongzhu": "mano {hand}, baza {trick} · tú {you:+d}",
@@ -367,3 +432,5 @@ register(
         "sing_B": "Cantar en bastos",
     },
 )
+
+load_catalogue_files()

@@ -1,5 +1,5 @@
 """The rules pages shown by the rules viewer and ``cardtable rules``: Markdown shipped in each game's
-package as ``rules_en.md`` and ``rules_es.md``."""
+package as ``rules_<lang>.md`` (en, es, zh); a language without its page shows the English one."""
 
 from __future__ import annotations
 

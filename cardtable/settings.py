@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from cardtable.i18n import LANGUAGES
 from cardtable.saves import atomic_write
 
 CARD_STYLES = ("colour", "four", "ascii")
@@ -46,7 +47,7 @@ def load_settings(path: Path | None = None) -> Settings:
         return settings
     if not isinstance(data, dict):
         return settings
-    if data.get("language") in ("en", "es"):
+    if data.get("language") in LANGUAGES:
         settings.language = data["language"]
     if data.get("card_style") in CARD_STYLES:
         settings.card_style = data["card_style"]

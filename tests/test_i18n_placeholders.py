@@ -38,7 +38,7 @@ def placeholders(template: str) -> set[str]:
 
 
 def needed(key: str) -> set[str]:
-    return placeholders(i18n.catalog("en").get(key, "")) | placeholders(i18n.catalog("es").get(key, ""))
+    return set().union(*(placeholders(i18n.catalog(lang).get(key, "")) for lang in i18n.LANGUAGES))
 
 
 def _key_pattern(node: ast.JoinedStr) -> re.Pattern:

@@ -1,4 +1,4 @@
-"""Nothing is cut at 80×24: every screen and dialog, in English and Spanish.
+"""Nothing is cut at 80×24: every screen and dialog, in English, Spanish and Chinese.
 
 A reusable harness. `SCREENS` maps a name to an async function that brings the app (started with
 `make_app(tmp_path, launch=..., lang=...)`) to the screen to check; `truncated(app)` compares what is on
@@ -63,8 +63,13 @@ def _scrolls(widget: Widget) -> bool:
     return False
 
 
+# A CJK character (and CJK punctuation) is a word of its own: Chinese has no spaces and wraps anywhere.
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+_WORD = re.compile(f"[{_CJK}]|[^\\s▏{_CJK}]+")
+
+
 def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[\s▏]+", text.replace("…", " ")) if w]
+    return _WORD.findall(text.replace("…", " "))
 
 
 def visible_text(app, region) -> str:
@@ -95,6 +100,20 @@ def truncated(app) -> list[str]:
     return problems
 
 
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:[:!][^{}]*)?\}")
+
+
+def unfilled(app) -> list[str]:
+    """An unfilled ``{placeholder}`` or a raw catalogue key (``gd_pass``) anywhere on the screen."""
+    from cardtable import i18n
+
+    text = visible_text(app, app.screen.region)
+    keys = {k for k in i18n.catalog("en") if "_" in k}
+    problems = [f"unfilled placeholder {m!r}" for m in _PLACEHOLDER.findall(text)]
+    problems += [f"raw key {w!r}" for w in re.findall(r"[A-Za-z0-9_]+", text) if w in keys]
+    return problems
+
+
 async def check(tmp_path, name: str, lang: str) -> list[str]:
     launch, steps = SCREENS[name]
     app = make_app(tmp_path, launch=launch, lang=lang)
@@ -102,7 +121,7 @@ async def check(tmp_path, name: str, lang: str) -> list[str]:
         await settle(pilot)
         await steps(pilot)
         await settle(pilot)
-        return truncated(app)
+        return truncated(app) + unfilled(app)
 
 
 # ---------------------------------------------------------------- the shell
@@ -256,7 +275,7 @@ register("guandan: no last trick yet", _guandan(), _guandan_empty_last_trick)
 register("guandan: rules", _guandan(), _guandan_rules)
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("lang", ["en", "es", "zh"])
 @pytest.mark.parametrize("name", sorted(SCREENS))
 async def test_nothing_is_cut_at_80x24(tmp_path, name, lang):
     problems = await check(tmp_path, name, lang)
@@ -282,3 +301,26 @@ async def test_the_harness_sees_a_cut_label(tmp_path):
     finally:
         del SCREENS["__narrow"]
     assert any("Número de partida" in p for p in problems)
+
+
+async def test_the_harness_sees_a_cut_chinese_label_and_an_unfilled_placeholder(tmp_path):
+    """CJK characters are two cells wide: «牌局编号» needs 8 cells, a box of 6 cuts it."""
+    async def steps(pilot):
+        from textual.screen import ModalScreen
+
+        class Narrow(ModalScreen):
+            DEFAULT_CSS = "Narrow #narrow { width: 6; height: 1; }"
+
+            def compose(self):
+                yield Label("牌局编号", id="narrow")
+                yield Label("已保存到存档位 {slot}", id="raw")
+
+        pilot.app.push_screen(Narrow())
+
+    register("__narrow_zh", None, steps)
+    try:
+        problems = await check(tmp_path, "__narrow_zh", "zh")
+    finally:
+        del SCREENS["__narrow_zh"]
+    assert any("牌局编号" in p for p in problems), problems
+    assert any("unfilled placeholder '{slot}'" in p for p in problems), problems

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from cardtable.cards import Card, SpanishCard
 from cardtable.i18n import t
+from cardtable.ui import cells
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 COLOUR = {"S": "bright_white", "C": "bright_white", "H": "bright_red", "D": "bright_red"}
@@ -33,7 +34,7 @@ def card_colour(card: Card, style: str = "colour") -> str:
 def card_text(card: Card, style: str = "colour", *, dim: bool = False, selected: bool = False,
               width: int = 3) -> Text:
     """A card as styled text, padded to ``width`` cells."""
-    label = card_label(card, style).rjust(width)
+    label = cells.rjust(card_label(card, style), width)
     colour = "grey42" if dim else card_colour(card, style)
     return Text(label, style=Style.parse(colour) + Style(bold=not dim, reverse=selected))
 
@@ -57,5 +58,5 @@ def spanish_text(card: SpanishCard, style: str = "colour", *, dim: bool = False,
     colour = "grey42" if dim else SPANISH_COLOURS[card.suit]
     if style == "ascii":
         colour = "grey42" if dim else "bright_white"
-    return Text(spanish_label(card, style).rjust(width), style=Style.parse(colour) + Style(bold=not dim,
+    return Text(cells.rjust(spanish_label(card, style), width), style=Style.parse(colour) + Style(bold=not dim,
                                                                                           reverse=selected))

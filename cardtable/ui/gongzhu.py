@@ -18,6 +18,7 @@ from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
 from cardtable.i18n import card_count, t
+from cardtable.ui import cells
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
@@ -393,7 +394,7 @@ class MatchEndScreen(MatchEndDialog):
 
         totals = Text()
         for seat, total in enumerate(self.record["totals"]):
-            totals.append(f"{seat_name(seat):<8}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
+            totals.append(f"{cells.ljust(seat_name(seat), 8)}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
         yield Label(Text(t("gz_winner", names=names(self.record["winners"])), style="bold green"))
         yield Label(Text(t("gz_pig_is", names=names(self.record["pig"])), style="bold red"))
         yield Static(totals)
@@ -402,7 +403,7 @@ class MatchEndScreen(MatchEndDialog):
 def last_trick_dialog(view: GongZhuView, style: str) -> LastTrickDialog:
     if not view.tricks:
         return LastTrickDialog([], None)
-    lines = [Text(f"{seat_name(seat):<8}") + card_text(card, style, width=3) for seat, card in view.tricks[-1]]
+    lines = [Text(cells.ljust(seat_name(seat), 8)) + card_text(card, style, width=3) for seat, card in view.tricks[-1]]
     winner = view.winners[-1]
     return LastTrickDialog(lines, t("gz_you_take") if winner == HUMAN else t("gz_takes", name=seat_name(winner)))
 

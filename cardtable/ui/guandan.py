@@ -25,15 +25,13 @@ from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanOptions, GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
+from cardtable.ui import cells
 from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, GameScreen
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
-
-NUMBER_WORDS_EN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
-NUMBER_WORDS_ES = {4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho", 9: "nueve", 10: "diez"}
 
 i18n.register(
     en={
@@ -255,8 +253,8 @@ def combo_name(combo: Combo) -> str:
         span = {"straight": 4, "straight_flush": 4, "tube": 2, "plate": 1}[combo.type]
         bottom = combo.key - span
         low = rules.rank_name(rules.ACE if bottom == 1 else bottom)
-    words = NUMBER_WORDS_ES if i18n.language() == "es" else NUMBER_WORDS_EN
-    return t(f"gd_{combo.type}", key=key, low=low, count=words.get(combo.size, str(combo.size)))
+    count = t(f"number_{combo.size}") if 4 <= combo.size <= 10 else str(combo.size)
+    return t(f"gd_{combo.type}", key=key, low=low, count=count)
 
 
 def place_name(index: int) -> str:
@@ -374,7 +372,7 @@ class TableView(Static):
         text = Text()
         for kind, giver, receiver, card in view.tribute_moves:
             label = t("gd_tribute_row") if kind == "tribute" else t("gd_return_row")
-            text.append(f"{label:<5}", style="yellow")
+            text.append(cells.ljust(label, 5), style="yellow")
             text.append(f"{seat_name(giver)} → {seat_name(receiver)}  ")
             text.append_text(card_text(card, style, width=0))
             text.append("\n")
@@ -512,7 +510,7 @@ class ColumnsView(Widget, can_focus=True):
             label = f"{len(self.chosen[i])}/{len(column)}" if self.chosen[i] else self.labels[i]
             if current and not marker_row:
                 label = f"▸{label}"
-            lines[0].append(label.center(width), style=("reverse " if current else "") + ("bold" if lit else "grey42"))
+            lines[0].append(cells.center(label, width), style=("reverse " if current else "") + ("bold" if lit else "grey42"))
             for row in range(height):
                 top = row * card_rows + 1
                 if row < len(column) and shown < self.revealed:
@@ -520,9 +518,10 @@ class ColumnsView(Widget, can_focus=True):
                     card = column[row]
                     taken = row in self.chosen[i]
                     cell = card_text(card, self.style_name, dim=not lit and not taken, selected=taken, width=3)
-                    lines[top].append(" " * ((width - 3) // 2))
+                    spare = max(0, width - cell.cell_len)       # a joker's «大王» takes 4 cells
+                    lines[top].append(" " * (spare // 2))
                     lines[top].append_text(cell)
-                    lines[top].append(" " * (width - 3 - (width - 3) // 2))
+                    lines[top].append(" " * (spare - spare // 2))
                     if card_rows == 2:
                         edge = "───" if row + 1 < len(column) else "   "
                         lines[top + 1].append(edge.center(width), style="grey35")

@@ -19,6 +19,7 @@ from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, Play
 from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
+from cardtable.ui import cells
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
@@ -372,7 +373,7 @@ class MatchEndScreen(MatchEndDialog):
 def last_trick_dialog(view: GuinoteView, style: str) -> LastTrickDialog:
     if not view.tricks:
         return LastTrickDialog([], None)
-    lines = [Text(f"{seat_name(seat):<11}") + spanish_text(card, style, width=2) + Text(f"  {card_name(card)}")
+    lines = [Text(cells.ljust(seat_name(seat), 11)) + spanish_text(card, style, width=2) + Text(f"  {card_name(card)}")
              for seat, card in view.tricks[-1]]
     winner = view.winners[-1]
     return LastTrickDialog(lines, t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner)))

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from cardtable import games, safetext
 from cardtable.i18n import t
 from cardtable.saves import SaveDirError
+from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import on_top
@@ -61,7 +62,7 @@ class HomeScreen(Screen):
         option_list.clear_options()
         for name in games.GAME_MODULES:
             line = Text()
-            line.append(f"{t('game_' + name):<10}", style="bold")
+            line.append(cells.ljust(t("game_" + name), 10), style="bold")
             line.append(" " + t("desc_" + name))
             if name not in playable:
                 line.append(f"  ({t('not_available')})", style="italic")

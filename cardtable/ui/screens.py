@@ -100,7 +100,7 @@ class SettingsScreen(AnswerOnce):
     AUTO_FOCUS = "#settings-ok"
 
     CHOICES = {
-        "language": ("language", [("en", "English"), ("es", "Español")]),
+        "language": ("language", list(i18n.LANGUAGE_NAMES.items())),
         "card_style": ("card_style", [(s, f"style_{s}") for s in CARD_STYLES]),
         "cpu_speed": ("cpu_speed", [(s, f"speed_{s}") for s in CPU_SPEEDS]),
         "undo": ("take_back", [("on", "on"), ("off", "off")]),
