@@ -15,5 +15,7 @@ def rjust(text: str, width: int) -> str:
 
 
 def center(text: str, width: int) -> str:
+    """As ``str.center`` (which puts an odd space left when the width is odd), counting cells."""
     spare = max(0, width - cell_len(text))
-    return " " * (spare // 2) + text + " " * (spare - spare // 2)
+    left = spare // 2 + (spare & width & 1)
+    return " " * left + text + " " * (spare - left)
