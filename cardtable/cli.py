@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="print the rules of a game", description="Print a game's rules.")
     rules.add_argument("game", help=f"one of: {names}")
+    for command in sub.choices.values():      # `cardtable rules guandan --lang zh` as well as before it
+        command.add_argument("--lang", choices=i18n.LANGUAGES, default=argparse.SUPPRESS,
+                             help="language of the interface (default: locale)")
     return parser
 
 

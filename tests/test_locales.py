@@ -148,13 +148,19 @@ def test_cli_rules_in_chinese(capsys, tmp_path, monkeypatch):
 
     monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path))
     for game, word in (("guandan", "进贡"), ("gongzhu", "变压器"), ("guinote", "Guiñote")):
-        assert cli.main(["--lang", "zh", "rules", game]) == 0
+        assert cli.main(["rules", game, "--lang", "zh"]) == 0
         out = capsys.readouterr().out
         assert word in out and re.search(r"[\u4e00-\u9fff]{4}", out), game
 
 
-def test_cli_offers_chinese():
+def test_cli_offers_chinese_before_or_after_the_command():
     from cardtable import cli
 
     parser = cli.build_parser()
     assert parser.parse_args(["--lang", "zh", "saves"]).lang == "zh"
+    assert parser.parse_args(["rules", "guandan", "--lang", "zh"]).lang == "zh"
+    assert parser.parse_args(["new", "gongzhu", "--lang", "es"]).lang == "es"     # as `ssh -t HOST new …` sends it
+    assert parser.parse_args(["--lang", "es", "saves"]).lang == "es"             # not undone by the subcommand
+    assert parser.parse_args(["saves"]).lang is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["rules", "guandan", "--lang", "fr"])
