@@ -122,7 +122,7 @@ class SettingsScreen(AnswerOnce):
                                                   name=value)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("cancel"), id="settings-cancel")
-                yield Button("OK", id="settings-ok", variant="primary")
+                yield Button(t("ok"), id="settings-ok", variant="primary")
 
     DEFAULT_CSS = """
     SettingsScreen .dialog { width: 78; }
