@@ -1,4 +1,5 @@
-"""Nothing is cut at 80×24 on the Gong Zhu and Guiñote tables and their dialogs, in English and Spanish.
+"""Nothing is cut at 80×24 on the Gong Zhu and Guiñote tables and their dialogs, in English, Spanish and
+Chinese.
 
 The check is tests/test_truncation.py's harness (`check`, `register`). The positions are pinned: the
 CPU plays every seat from a fixed game number up to the point wanted, the match is saved in the test's
@@ -18,7 +19,7 @@ from cardtable.games.guinote.state import GuinoteOptions
 from cardtable.saves import SaveStore
 from cardtable.sim import next_cpu_move
 from cardtable.ui.widgets import HandView
-from tests.test_truncation import _nothing, _press, check, register
+from tests.test_truncation import LANGS, _nothing, _press, check, register
 from tests.ui_helpers import settle
 
 SLOT = "pinned"
@@ -139,7 +140,7 @@ _register("guinote: summary", _guinote(stop=_last_card), _to("SummaryScreen"))
 _register("guinote: match end", _guinote(4, stop=_last_card, cotos=1, points_per_coto=1), _to("MatchEndScreen"))
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 async def test_nothing_is_cut_on_the_tables_at_80x24(tmp_path, name, lang):
     position = POSITIONS[name]
