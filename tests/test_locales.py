@@ -164,3 +164,31 @@ def test_cli_offers_chinese_before_or_after_the_command():
     assert parser.parse_args(["saves"]).lang is None
     with pytest.raises(SystemExit):
         parser.parse_args(["rules", "guandan", "--lang", "fr"])
+
+
+async def test_settings_switch_to_chinese_with_the_keyboard(tmp_path, monkeypatch):
+    """Settings offers 简体中文; choosing it turns the home Chinese and is kept; the rules follow."""
+    from textual.widgets import MarkdownViewer
+
+    from cardtable.settings import load_settings
+    from cardtable.ui.home import HomeScreen
+    from cardtable.ui.screens import RulesScreen, SettingsScreen
+    from tests.ui_helpers import make_app, settle
+
+    monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path))
+    app = make_app(tmp_path, lang=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert isinstance(app.screen, SettingsScreen)
+        for _ in range(5):                         # from «OK» back to the language choices
+            await pilot.press("shift+tab")
+        await pilot.press("down", "down", "space", "ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert app.screen.active_bindings["c"].binding.description == "继续"
+        app.push_screen(RulesScreen("guandan"))
+        await settle(pilot)
+        assert "进贡" in app.screen.query_one(MarkdownViewer).document.source
+    assert load_settings().language == "zh"
