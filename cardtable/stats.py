@@ -430,14 +430,19 @@ def _number(value: float | None) -> str:
 
 def _duration(seconds: float) -> str:
     minutes = int(seconds // 60)
-    return f"{minutes // 60}h{minutes % 60:02d}" if minutes >= 60 else f"{minutes} min"
+    if minutes >= 60:
+        return f"{minutes // 60}h{minutes % 60:02d}"
+    from cardtable.i18n import t
+
+    return t("stats_minutes", n=minutes)
 
 
 def format_row(row: LevelStats) -> list[str]:
     """One line of the statistics table, as text (the CLI and the statistics screen share it)."""
-    from cardtable.i18n import t
+    from cardtable.i18n import catalog, t
 
-    name = f"{t('game_' + row.game)} · {row.level}" + (f" ({t('stats_with_undo')})" if row.undo else "")
+    level = t(f"stats_level_{row.level}") if f"stats_level_{row.level}" in catalog("en") else row.level
+    name = f"{t('game_' + row.game)} · {level}" + (f" ({t('stats_with_undo')})" if row.undo else "")
     hands_won = f"{row.hands_won}/{row.hands_decided}" if row.hands_decided else "–"
     won = f"{row.won}/{row.finished}" if row.finished else "–"
     return [name, str(row.matches), won, str(row.hands), hands_won, _number(row.mean_points),

@@ -192,3 +192,14 @@ async def test_settings_switch_to_chinese_with_the_keyboard(tmp_path, monkeypatc
         await settle(pilot)
         assert "进贡" in app.screen.query_one(MarkdownViewer).document.source
     assert load_settings().language == "zh"
+
+
+@pytest.mark.parametrize("lang,name,time", [("en", "Gong Zhu · normal", "5 min"), ("es", "Gong Zhu · difícil", "5 min"),
+                                            ("zh", "拱猪 · 简单", "5分钟"), ("zh", "拱猪 · mystery", "5分钟")])
+def test_statistics_rows_name_the_level_and_time_in_the_language(lang, name, time):
+    from cardtable.stats import LevelStats, format_row
+
+    level = {"Gong Zhu · normal": "normal", "Gong Zhu · difícil": "hard", "拱猪 · 简单": "easy"}.get(name, "mystery")
+    i18n.set_language(lang)
+    row = format_row(LevelStats(game="gongzhu", level=level, undo=False, seconds=330))
+    assert row[0] == name and row[-1] == time       # an unknown level shows as itself, never as a key
