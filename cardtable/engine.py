@@ -370,6 +370,11 @@ class Match(ABC):
         self._trusted = (seat, moves, to_move)
         return list(moves)
 
+    def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
+        """A move the hand history does not write because the next line implies it (Guiñote's declined
+        exchange of the 7), as ``(seat, move)`` to apply before ``move`` by ``seat``; None by default."""
+        return None
+
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         """The ``legal`` list of a history move line (the encoding of every legal move)."""
         return [self.legal_entry(move) for move in self.legal_moves(seat)]

@@ -109,6 +109,13 @@ def replay(records: list[dict[str, Any]]) -> Match:
         except MoveError as exc:
             raise HistoryError(f"record {number}: {exc}") from None
         seat = record.get("seat")
+        implied = match.implied_move(seat, move)
+        if implied is not None:
+            match.apply(implied[1], implied[0])
+            pending = match.log[cursor:]
+            cursor = len(match.log)
+            if pending:
+                raise HistoryError(f"record {number}: a {pending[0]['type']} line is missing before this move")
         if seat not in (0, 1, 2, 3) or isinstance(seat, bool) or (
                 seat != match.to_move() and seat not in match.optional_movers()):
             raise HistoryError(f"record {number}: seat {seat} moves but seat {match.to_move()} is to move")

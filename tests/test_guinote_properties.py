@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from cardtable import games
 from cardtable.cards import spanish_deck
 from cardtable.engine import IllegalMove
-from cardtable.games.guinote.state import Play
+from cardtable.games.guinote.state import Cante, Claim, Exchange, KeepSeven, Play
 from cardtable.sim import next_cpu_move
 
 SPEC = games.get("guinote")
@@ -19,6 +19,12 @@ def check_conservation(match):
     if match.pinta_taker is None:
         cards.append(match.pinta)
     assert sorted(cards) == DECK
+
+
+def plays_or_decision(match, seat):
+    """The card plays open to ``seat``, or (before a draw) the exchange decision of the holder of the 7."""
+    legal = match.legal_moves(seat)
+    return [m for m in legal if isinstance(m, Play)] or [m for m in legal if isinstance(m, Exchange | KeepSeven)]
 
 
 @given(seed=st.integers(0, 2 ** 64 - 1), data=st.data())
@@ -44,7 +50,7 @@ def test_illegal_plays_are_refused_and_change_nothing(seed, data):
         if match.is_over():
             return
         seat = match.to_move()
-        match.apply(data.draw(st.sampled_from([m for m in match.legal_moves(seat) if isinstance(m, Play)])), seat)
+        match.apply(data.draw(st.sampled_from(plays_or_decision(match, seat))), seat)
     seat = match.to_move()
     legal = set(match.legal_moves(seat))
     for card in DECK:
@@ -85,3 +91,134 @@ def test_whole_bot_matches_and_history_replay(seed):
         if record["type"] == "deal":
             assert set(record) == {"type", "hand", "hands", "dealer", "mano", "pinta", "stock", "vueltas", "carry"}
     assert set(records[-1]) == {"type", "winner", "cotos", "hands"}
+
+
+
+@given(seed=st.integers(0, 10 ** 6), data=st.data())
+def test_bot_decision_depends_only_on_its_view(seed, data):
+    match = SPEC.new_match(seed=seed)
+    for _ in range(data.draw(st.integers(0, 35))):
+        if match.is_over():
+            return
+        seat = match.to_move()
+        match.apply(data.draw(st.sampled_from(plays_or_decision(match, seat))), seat)
+    seat = match.to_move()
+    view = match.view(seat)
+    other = match.clone()
+    # Shuffle every card this seat cannot see (other hands and the stock) among those places.
+    hidden_places = [s for s in range(4) if s != seat]
+    pool = [c for s in hidden_places for c in other.hands[s]] + list(other.stock)
+    pool.reverse()
+    for s in hidden_places:
+        n = len(other.hands[s])
+        other.hands[s], pool = pool[:n], pool[n:]
+    other.stock = pool
+    other._sort_hands()
+    assert other.view(seat) == view
+    for level in ("easy", "normal"):
+        assert SPEC.bot(level).choose(other.view(seat)) == SPEC.bot(level).choose(view)
+
+
+def random_match(seed, data, limit=600):
+    """A match played by random legal moves of any seat that may move (exchanges, declines, cantes and
+    claims included), written as a history with the legal lists; returns (match, history records)."""
+    import io
+
+    from cardtable.history import HistoryWriter, read_records
+
+    match = SPEC.new_match(seed=seed)
+    out = io.StringIO()
+    writer = HistoryWriter(out, match, ["human"] + ["cpu:normal"] * 3, legal=True)
+    steps = 0
+    while not match.is_over() and steps < limit:
+        movers = [match.to_move()] + [s for s in match.optional_movers() if s != match.to_move()]
+        seat = data.draw(st.sampled_from(movers))
+        writer.apply(data.draw(st.sampled_from(match.legal_moves(seat))), seat)
+        steps += 1
+    return match, list(read_records(out.getvalue().splitlines()))
+
+
+@given(seed=st.integers(0, 10 ** 6), data=st.data())
+def test_exchange_comes_before_the_draw_and_the_history_keeps_the_order(seed, data):
+    """After a trick: the exchange (by the pair's holder of the 7, holding it before the draw), then the
+    draw, then cantes and claims, then the lead. A declined exchange writes no line and the history
+    still replays."""
+    from cardtable.history import replay
+
+    match, records = random_match(seed, data)
+    assert replay(records).log == match.log
+    replayed = SPEC.match_type.replay(match.options, match.seed, match.moves)
+    assert replayed.log == match.log
+    # Walk the history: between two plays, no exchange after a cante or claim.
+    since_trick: list[dict] = []
+    plays = 0
+    for record in records:
+        if record["type"] == "deal":
+            plays, since_trick = 0, []
+        if record["type"] != "move":
+            continue
+        move = record["move"]
+        if "play" in move:
+            plays += 1
+            since_trick = []
+            continue
+        if "exchange" in move:
+            assert plays % 4 == 0 and 0 < plays <= 16, "an exchange only right after one of tricks 1-4"
+            assert not since_trick, f"exchange after {since_trick}"
+            assert record["legal"] == [{"exchange": move["exchange"]}]
+        since_trick.append(move)
+
+
+@given(seed=st.integers(0, 10 ** 6), data=st.data())
+def test_the_exchange_decision_cannot_see_the_cards_to_draw(seed, data):
+    """While the holder of the 7 decides, nobody has drawn: every seat's view (and the bots' choices) is
+    the same whatever order the stock is in."""
+    match = SPEC.new_match(seed=seed)
+    while not match.is_over() and match.pending_draw is None and len(match.tricks) < 4 and match.hand == 1:
+        seat = match.to_move()
+        legal = match.legal_moves(seat)
+        choices = [m for m in legal if isinstance(m, Play)] or legal
+        match.apply(data.draw(st.sampled_from(choices)), seat)
+    if match.pending_draw is None:
+        return
+    seat = match.exchange_seat
+    assert match.to_move() == seat and match.optional_movers() == []
+    assert set(match.legal_moves(seat)) == {Exchange(SPEC.match_type.decode_move({"exchange": f"7{match.trump}"}).card),
+                                            KeepSeven(SPEC.match_type.decode_move({"keep": f"7{match.trump}"}).card)}
+    assert all(len(h) == 5 for h in match.hands)
+    assert not any(isinstance(m, Cante | Claim | Play) for s in range(4) for m in match.legal_moves(s))
+    twin = match.clone()
+    twin.stock = list(reversed(twin.stock))
+    for s in range(4):
+        assert twin.view(s) == match.view(s)
+    for level in ("easy", "normal"):
+        assert SPEC.bot(level).choose(twin.view(seat)) == SPEC.bot(level).choose(match.view(seat))
+
+
+@given(seed=st.integers(0, 10 ** 6), data=st.data())
+def test_move_lists_of_version_0_1_still_replay(seed, data):
+    """Saves of cardtable 0.1 have no declines and may hold the exchange after the window's cantes:
+    they replay to the same match."""
+    match, _ = random_match(seed, data, limit=300)
+    old: list = []
+    held = None     # an exchange the old order makes later in its window
+    for seat, move in match.moves:
+        if isinstance(move, KeepSeven):
+            continue
+        if isinstance(move, Exchange):
+            held = (seat, move)
+            continue
+        if held is not None and (isinstance(move, Play | Claim) or move_needs(held, seat, move)
+                                 or data.draw(st.booleans())):
+            old.append(held)
+            held = None
+        old.append((seat, move))
+    if held is not None:
+        old.append(held)
+    assert SPEC.match_type.replay(match.options, match.seed, old).log == match.log
+
+
+def move_needs(exchange, seat, move):
+    """An old-order exchange still had to come before a cante by the exchanger (it may sing with the
+    pinta)."""
+    return isinstance(move, Cante) and seat == exchange[0]

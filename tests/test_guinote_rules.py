@@ -12,6 +12,7 @@ from cardtable.games.guinote.state import (
     Claim,
     Exchange,
     GuinoteMatch,
+    KeepSeven,
     GuinoteOptions,
     Play,
     decode_move,
@@ -189,11 +190,11 @@ def test_draws_follow_the_trick_winner_and_last_drawer_takes_the_pinta():
     match = GuinoteMatch(GuinoteOptions(), 11)
     deal = match.log[0]
     stock = deal["stock"]
-    play_until(match, lambda m: len(m.tricks) == 1)
+    play_until(match, lambda m: len(m.tricks) == 1 and m.pending_draw is None)
     winner = match.winners[0]
     for j in range(4):
         assert stock[j] in [c.code for c in match.hands[(winner + j) % 4]]
-    play_until(match, lambda m: len(m.tricks) == 4)
+    play_until(match, lambda m: len(m.tricks) == 4 and m.pending_draw is None)
     last_drawer = (match.winners[3] + 3) % 4
     assert match.pinta_taker == last_drawer
     assert match.pinta in match.hands[last_drawer] or match.exchange is not None
@@ -217,37 +218,132 @@ def find_state(predicate, seeds=range(400), level="easy"):
     raise AssertionError("no such state found")
 
 
-def test_exchange_of_the_seven_by_the_winning_pair():
-    def can_exchange(m):
-        return m.exchange_seat is not None
-
-    # The bots exchange at once; stop right before by checking the window.
-    for seed in range(300):
+def find_exchange(predicate=lambda m: True, seeds=range(600)):
+    """A hand-1 state where the holder of the 7 decides on the exchange (before the draw)."""
+    for seed in seeds:
         match = GuinoteMatch(GuinoteOptions(), seed)
-        while match.hand == 1 and not can_exchange(match):
+        while match.hand == 1 and len(match.tricks) <= 4 and not match.is_over():
+            if match.pending_draw is not None:
+                if predicate(match):
+                    return match
+                match.apply(KeepSeven(parse_spanish_card(f"7{match.trump}")), match.exchange_seat)
+                continue
             seat = match.to_move()
             match.apply(next(m for m in match.legal_moves(seat) if isinstance(m, Play)), seat)
-            if len(match.tricks) >= 4 and not can_exchange(match):
-                break
-        if can_exchange(match):
-            break
-    else:
-        raise AssertionError("no exchange found")
+    raise AssertionError("no exchange found")
+
+
+def test_exchange_is_a_phase_before_the_draw():
+    match = find_exchange()
+    holder, (winner, number) = match.exchange_seat, match.pending_draw
+    seven = parse_spanish_card(f"7{match.trump}")
+    assert rules.points(match.pinta) > 0 and seven in match.hands[holder]
+    assert holder % 2 == match.winners[-1] % 2 and winner == match.winners[-1] and number == len(match.tricks)
+    # Nobody has drawn yet: five cards each, the stock untouched.
+    assert [len(h) for h in match.hands] == [5, 5, 5, 5]
+    assert len(match.stock) == 15 - 4 * (number - 1)
+    # Only the holder moves, and only to exchange or keep: no lead, no cante, no claim yet.
+    assert match.to_move() == holder and match.optional_movers() == []
+    assert set(match.legal_moves(holder)) == {Exchange(seven), KeepSeven(seven)}
+    for seat in range(4):
+        if seat != holder:
+            assert match.legal_moves(seat) == []
+            assert match.why_illegal(Exchange(seven), seat) is not None
+    lead = match.why_illegal(Play(match.hands[winner][0]), winner)
+    assert lead is not None
+    pinta, stock = match.pinta, list(match.stock)
+    match.apply(Exchange(seven), holder)
+    # Exchanged first, then everybody drew from the stock starting with the trick winner.
+    assert pinta in match.hands[holder] and match.exchange == (holder, pinta)
+    for j in range(4):
+        drawn = match.pinta if number == 4 and j == 3 else stock[j]
+        assert drawn in match.hands[(winner + j) % 4]
+    assert all(len(h) == 6 for h in match.hands)
+    assert match.to_move() == winner and match.pending_draw is None
+    assert Exchange(seven) not in match.legal_moves(holder)
+
+
+def test_declining_the_exchange_draws_and_writes_no_history_line():
+    match = find_exchange()
+    holder, (winner, number) = match.exchange_seat, match.pending_draw
+    seven = parse_spanish_card(f"7{match.trump}")
+    pinta, stock, log = match.pinta, list(match.stock), len(match.log)
+    match.apply(KeepSeven(seven), holder)
+    assert len(match.log) == log                      # the history has no line for a decline
+    assert match.moves[-1] == (holder, KeepSeven(seven))
+    assert seven in match.hands[holder] and match.exchange is None
+    assert stock[0] in match.hands[winner] and match.pending_draw is None
+    if number < 4:
+        assert match.pinta == pinta
+    # The chance is gone for this trick (it comes back only after another trick won by the pair).
+    assert match.why_illegal(Exchange(seven), holder) is not None
+
+
+def test_exchange_after_the_fourth_trick_gives_the_last_drawer_the_seven():
+    match = find_exchange(lambda m: m.pending_draw[1] == 4)
+    holder, (winner, _) = match.exchange_seat, match.pending_draw
+    seven = parse_spanish_card(f"7{match.trump}")
+    pinta = match.pinta
+    match.apply(Exchange(seven), holder)
+    last = (winner + 3) % 4          # always an opponent: the exchanger never takes the 7 back
+    assert last % 2 != holder % 2
+    assert seven in match.hands[last] and match.pinta_taker == last and pinta in match.hands[holder]
+
+
+def test_seed_1084_history_exchanges_before_the_draw_and_the_cantes():
+    """The issue's case: `cardtable sim guinote --games 1 --seed 1084 --players normal --legal` had the
+    partner sing with a card just drawn, then the trick winner exchange the 7."""
+    import io
+
+    from cardtable import games, sim
+    from cardtable.history import read_records, replay
+
+    spec = games.get("guinote")
+    out = io.StringIO()
+    sim.run(spec, spec.options_type(), 1, 1084, ["normal"] * 4, history=out, legal=True)
+    records = list(read_records(out.getvalue().splitlines()))
+    replay(records)
+    moves = [r for r in records if r["type"] == "move"]
+    exchanges = [i for i, r in enumerate(moves) if "exchange" in r["move"]]
+    assert exchanges
+    for i in exchanges:
+        assert "play" in moves[i - 1]["move"], "the exchange is the first thing after the trick"
+    # Hand 1, trick 1: seat 1 exchanges the 7 of copas, then seat 3 sings (with the cards drawn).
+    assert [(r["seat"], r["move"]) for r in moves[4:6]] == [(1, {"exchange": "7C"}), (3, {"cante": "O"})]
+
+
+def test_version_0_1_save_with_the_exchange_after_a_cante_still_loads(tmp_path):
+    """cardtable 0.1 wrote seed 1084's first window as: cante, then exchange. It loads, with the exchange
+    moved first; hands and results are those of today's rules."""
+    import json
+
+    from cardtable.saves import SaveStore
+
+    old = [(2, "play", "2O"), (3, "play", "7O"), (0, "play", "2E"), (1, "play", "3O"), (3, "cante", "O"),
+           (1, "exchange", "7C"), (1, "play", "5O")]
+    envelope = {"format": "cardtable-save", "schema": 1, "app_version": "0.1.0", "game": "guinote",
+                "summary": "", "options": GuinoteOptions().to_dict(), "seed": 1084,
+                "players": ["human", "cpu:normal", "cpu:normal", "cpu:normal"],
+                "moves": [{"seat": s, "move": {k: v}} for s, k, v in old]}
+    (tmp_path / "old.json").write_text(json.dumps(envelope))
+    match, _ = SaveStore(tmp_path).load("old")
+    assert [(s, m.to_json()) for s, m in match.moves][4:6] == [(1, {"exchange": "7C"}), (3, {"cante": "O"})]
+    assert len(match.trick) == 1 and match.exchange == (1, parse_spanish_card(match.log[0]["pinta"]))
+
+
+def test_version_0_1_save_without_a_decision_gets_a_decline(tmp_path):
+    """0.1 had no move for declining: a window where the holder of the 7 made no exchange replays with
+    a decline supplied."""
+    match = find_exchange()
     holder = match.exchange_seat
     seven = parse_spanish_card(f"7{match.trump}")
-    assert rules.points(match.pinta) > 0
-    assert holder % 2 == match.winners[-1] % 2
-    assert Exchange(seven) in match.legal_moves(holder)
-    opponent = (holder + 1) % 4
-    with pytest.raises(IllegalMove):
-        match.apply(Exchange(seven), opponent)
-    pinta = match.pinta
-    taker = match.pinta_taker
-    match.apply(Exchange(seven), holder)
-    assert pinta in match.hands[holder] and seven not in match.hands[holder] or taker == holder
-    if taker is None:
-        assert match.pinta == seven
-    assert Exchange(seven) not in match.legal_moves(holder)
+    prefix = list(match.moves)
+    match.apply(KeepSeven(seven), holder)
+    lead = next(m for m in match.legal_moves() if isinstance(m, Play))
+    match.apply(lead)
+    old = prefix + [match.moves[-1]]
+    again = GuinoteMatch.replay(match.options, match.seed, old)
+    assert again.moves == match.moves and again.log == match.log
 
 
 def test_exchange_only_for_a_counting_pinta_unless_the_option():

@@ -2,8 +2,8 @@
 
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions
 from cardtable.saves import SaveStore
-from cardtable.ui.guinote import ClaimScreen, GuinoteScreen, GuinoteSetup, MatchEndScreen, SummaryScreen
-from cardtable.ui.widgets import HandView
+from cardtable.ui.guinote import ClaimScreen, ExchangeScreen, GuinoteScreen, GuinoteSetup, MatchEndScreen, SummaryScreen
+from cardtable.ui.widgets import HandView, TrickView
 from tests.ui_helpers import make_app, settle
 
 # With the human following the hints and arming the pinta and every cante, seed 28 gives the human
@@ -82,7 +82,7 @@ async def test_illegal_card_in_arrastre_is_explained(tmp_path):
             if (match.to_move() == 0 and len(match.tricks) >= 4 and match.trick
                     and len(match.view(0).legal) < len(match.hands[0])):
                 break
-            if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
+            if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif match.to_move() == 0:
                 await play_hint(pilot, app)
@@ -194,7 +194,7 @@ async def test_match_end(tmp_path):
         for _ in range(40):
             if isinstance(app.screen, MatchEndScreen):
                 break
-            if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
+            if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif table(app).match.to_move() == 0:
                 await play_hint(pilot, app)
@@ -209,7 +209,7 @@ def test_table_snapshot(snap_compare, tmp_path):
         for _ in range(60):
             if screen.match.to_move() == 0 and len(screen.match.tricks) >= 5 and screen.match.trick:
                 break
-            if isinstance(pilot.app.screen, (SummaryScreen, ClaimScreen)):
+            if isinstance(pilot.app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
                 await play_hint(pilot, pilot.app)
@@ -226,10 +226,87 @@ def test_summary_snapshot(snap_compare, tmp_path):
         for _ in range(300):
             if isinstance(pilot.app.screen, SummaryScreen):
                 break
-            if isinstance(pilot.app.screen, ClaimScreen):
+            if isinstance(pilot.app.screen, (ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif table(pilot.app).match.to_move() == 0:
                 await play_hint(pilot, pilot.app)
             await settle(pilot)
 
     assert snap_compare(make_app(tmp_path, launch=launch(SEED)), terminal_size=(80, 24), run_before=run_before)
+
+
+async def _until_exchange_prompt(pilot, app):
+    screen = table(app)
+    for _ in range(120):
+        if isinstance(app.screen, ExchangeScreen):
+            return screen
+        if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
+            await pilot.press("n")
+        elif screen.match.to_move() == 0:
+            await play_hint(pilot, app)
+        await settle(pilot)
+    raise AssertionError("the exchange was never offered")
+
+
+async def test_exchange_prompted_before_the_draw(tmp_path):
+    """Not armed: right after the pair wins a trick, before anyone draws, the human holding the 7 is
+    asked; «Exchange» has the focus, and the draw follows the answer."""
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _until_exchange_prompt(pilot, app)
+        match = screen.match
+        assert match.pending_draw is not None and [len(h) for h in match.hands] == [5, 5, 5, 5]
+        assert app.screen.focused.id == "yes"
+        stock, pinta, winner = list(match.stock), match.pinta, match.winners[-1]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert match.exchange == (0, pinta)
+        drawn = {c for s, c in match.trick if s == winner} | set(match.hands[winner])
+        drawn |= {c for t in match.tricks for s, c in t if s == winner}
+        assert stock[0] in drawn, "the trick winner drew after the exchange"
+        assert "exchanged the 7" in str(screen.query_one("#gn-table").render())
+
+
+async def test_exchange_prompt_keep_and_later(tmp_path):
+    """«Keep the 7» declines (and the draw follows); Escape closes the question and leaves the decision
+    on the table (p or k), the CPU waiting meanwhile."""
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _until_exchange_prompt(pilot, app)
+        match = screen.match
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExchangeScreen) and match.pending_draw is not None
+        assert "k: keep it" in str(screen.query_one(TrickView).render())
+        moves = len(match.moves)
+        await settle(pilot)
+        assert len(match.moves) == moves               # nobody moves while the human decides
+        await pilot.press("k")
+        await settle(pilot)
+        from cardtable.games.guinote.state import KeepSeven
+
+        assert any(s == 0 and isinstance(m, KeepSeven) for s, m in match.moves)
+        assert match.pending_draw is None or match.exchange_seat != 0
+
+
+async def test_armed_exchange_fires_before_the_draw(tmp_path):
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        await pilot.press("p")
+        assert screen.armed_exchange
+        for _ in range(120):
+            if any(s == 0 and isinstance(m, Exchange) for s, m in screen.match.moves):
+                break
+            assert not isinstance(app.screen, ExchangeScreen), "armed: no question"
+            if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
+                await pilot.press("n")
+            elif screen.match.to_move() == 0:
+                await play_hint(pilot, app)
+            await settle(pilot)
+        index = next(i for i, (s, m) in enumerate(screen.match.moves) if s == 0 and isinstance(m, Exchange))
+        replay = type(screen.match).replay(screen.match.options, screen.match.seed, screen.match.moves[:index])
+        assert replay.pending_draw is not None and replay.exchange_seat == 0   # fired before the draw

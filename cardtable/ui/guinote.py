@@ -16,7 +16,7 @@ from cardtable import i18n
 from cardtable.cards import SpanishCard, parse_spanish_card
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
-from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, Play
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, KeepSeven, Play
 from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
 from cardtable.ui import cells
@@ -67,6 +67,14 @@ i18n.register(
         "gn_claim_text": "Your pair has {total} points (cards {cards}, cantes {cantes}, carried {carry}). "
                          "Claim that you have passed 100? A wrong claim loses the hand.",
         "gn_claim_yes": "Claim", "gn_claim_no": "Play on",
+        "gn_exchange_title": "Exchange the 7?",
+        "gn_exchange_text": "Your pair won the trick. Before anyone draws, you may exchange your {seven} for "
+                            "the pinta, the {pinta}.",
+        "gn_exchange_yes": "Exchange", "gn_exchange_no": "Keep the 7",
+        "gn_deciding": "{name} may exchange the 7 before the draw",
+        "gn_deciding_you": "Exchange the 7 for the pinta? p: exchange · k: keep it",
+        "gn_exchange_later": "Later",
+        "gn_exchange_first": "First the 7 of trumps: exchange it or keep it, then everybody draws.",
         "gn_summary": "Hand {hand}",
         "gn_winner_us": "Your pair wins the hand", "gn_winner_them": "They win the hand",
         "gn_no_winner": "Nobody passed 100: the next hand is de vueltas",
@@ -139,6 +147,14 @@ i18n.register(
         "gn_claim_text": "Tu pareja lleva {total} tantos (cartas {cards}, cantes {cantes}, de antes {carry}). "
                          "¿Anunciar que habéis pasado de 100? Si no es cierto, perdéis la mano.",
         "gn_claim_yes": "Anunciar", "gn_claim_no": "Seguir jugando",
+        "gn_exchange_title": "¿Cambiar el 7?",
+        "gn_exchange_text": "Tu pareja ha ganado la baza. Antes de robar puedes cambiar tu {seven} por la "
+                            "pinta, el {pinta}.",
+        "gn_exchange_yes": "Cambiar", "gn_exchange_no": "Quedarme el 7",
+        "gn_deciding": "{name} puede cambiar el 7 antes de robar",
+        "gn_deciding_you": "¿Cambias el 7 por la pinta? p: cambiar · k: quedártelo",
+        "gn_exchange_later": "Luego",
+        "gn_exchange_first": "Primero el 7 de triunfo: cámbialo o quédatelo, y luego se roba.",
         "gn_summary": "Mano {hand}",
         "gn_winner_us": "Tu pareja gana la mano", "gn_winner_them": "Ganan ellos la mano",
         "gn_no_winner": "Nadie pasa de 100: la siguiente mano es de vueltas",
@@ -323,6 +339,39 @@ class ClaimScreen(AnswerOnce):
         self.dismiss(value)
 
 
+class ExchangeScreen(ModalScreen[bool]):
+    """Asked before the draw when the human holds the 7 of trumps and the pair has just won a trick:
+    exchange it for the pinta or keep it. «Exchange» (what the hint and the CPU do) has the focus."""
+
+    BINDINGS = [Binding("y,p", "answer(True)", "gn_exchange_yes"),
+                Binding("n,k", "answer(False)", "gn_exchange_no"),
+                Binding("escape", "answer(None)", "gn_exchange_later")]
+    DEFAULT_CSS = "ExchangeScreen { align: center top; } ExchangeScreen .dialog { width: 64; margin-top: 4; }"
+
+    def __init__(self, view: GuinoteView) -> None:
+        super().__init__()
+        self.view_ = view
+
+    def compose(self) -> ComposeResult:
+        view = self.view_
+        with Vertical(classes="dialog"):
+            yield Label(t("gn_exchange_title"), classes="dialog-title")
+            yield Static(t("gn_exchange_text", seven=card_name(SpanishCard(rules.SEVEN, view.trump)),
+                           pinta=card_name(view.pinta)))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("gn_exchange_no"), id="no")
+                yield Button(t("gn_exchange_yes"), id="yes", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool | None) -> None:
+        self.dismiss(value)
+
+
 class SummaryScreen(HandEndDialog):
     """The end of a hand: who won and why, points of each pair, partidas and cotos."""
 
@@ -388,6 +437,7 @@ class GuinoteScreen(GameScreen):
         Binding("down", "lower", "lower", show=False),
         Binding("enter,space", "choose", "gn_play"),
         Binding("p", "pinta", "gn_pinta_key"),
+        Binding("k", "keep_seven", "gn_exchange_no"),
         Binding("o", "cante('O')", "sing_O", show=False),
         Binding("c", "cante('C')", "sing_C", show=False),
         Binding("e", "cante('E')", "sing_E", show=False),
@@ -423,6 +473,8 @@ class GuinoteScreen(GameScreen):
         self.revealed = False
         self.claim_open = False
         self._claim_asked: tuple[int, int] | None = None
+        self.exchange_open = False
+        self._exchange_asked: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -443,7 +495,8 @@ class GuinoteScreen(GameScreen):
 
     # -- flow
     def cpu_may_move(self) -> bool:
-        return super().cpu_may_move() and not (self.claim_open or self._should_ask_claim())
+        return super().cpu_may_move() and not (self.claim_open or self._should_ask_claim() or self.exchange_open
+                                                or self._should_ask_exchange())
 
     def armed_move(self) -> Any:
         legal = self.match.legal_moves(HUMAN) if HUMAN in self.match.optional_movers() or \
@@ -477,6 +530,10 @@ class GuinoteScreen(GameScreen):
         if self.pending_results is not None or self.pending_match_end is not None or self.dealing:
             super().advance()
             return
+        if self._should_ask_exchange():
+            self.exchange_open = True
+            self.app.push_screen(ExchangeScreen(self.match.view(HUMAN)), callback=self._exchange_answered)
+            return
         if self._should_ask_claim():
             self.claim_open = True
             self._claim_asked = (self.match.hand, len(self.match.tricks))
@@ -487,6 +544,23 @@ class GuinoteScreen(GameScreen):
             self.play(armed, HUMAN)
             return
         super().advance()
+
+    def _should_ask_exchange(self) -> bool:
+        """The human holds the 7 and decides before the draw, and has not armed the exchange."""
+        return (self.match.pending_draw is not None and self.match.exchange_seat == HUMAN
+                and not self.armed_exchange and not self.exchange_open
+                and self._exchange_asked != (self.match.hand, len(self.match.tricks)))
+
+    def _exchange_answered(self, exchange: bool | None) -> None:
+        """Exchange, keep, or (Escape) decide later on the table with p or k."""
+        self.exchange_open = False
+        self._exchange_asked = (self.match.hand, len(self.match.tricks))
+        seven = SpanishCard(rules.SEVEN, self.match.trump)
+        if exchange is not None and self.match.exchange_seat == HUMAN and self.match.pending_draw is not None:
+            self.play(Exchange(seven) if exchange else KeepSeven(seven), HUMAN)
+        else:
+            self.refresh_table()
+            self.advance()
 
     def _should_ask_claim(self) -> bool:
         if self.match.window_pair != team_of(HUMAN) or Claim() not in self.match.legal_moves(HUMAN):
@@ -525,7 +599,12 @@ class GuinoteScreen(GameScreen):
         if playable and not was_playable and hand.current not in playable:
             hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
         turn = view.to_move
-        message = t("gn_your_turn") if turn == HUMAN else (t("gn_to_play", name=seat_name(turn)) if turn is not None else "")
+        if view.deciding is not None:
+            message = t("gn_deciding_you") if view.deciding == HUMAN else t("gn_deciding", name=seat_name(turn))
+        elif turn == HUMAN:
+            message = t("gn_your_turn")
+        else:
+            message = t("gn_to_play", name=seat_name(turn)) if turn is not None else ""
         show_trick(self.query_one(TrickView), view, style, message)
         self.query_one("#gn-status", Static).update(self.status)
         self.sub_title = t("gn_hand_label", hand=view.hand_number, us=view.score[0], them=view.score[1],
@@ -567,7 +646,12 @@ class GuinoteScreen(GameScreen):
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("choose", "hint", "lift", "lower", "move"):
+        if action in ("choose", "lift", "lower", "move"):
+            return (self.match.to_move() == HUMAN and self.match.pending_draw is None and not self.pending_results
+                    and not self.dealing)
+        if action == "keep_seven":
+            return self.match.pending_draw is not None and self.match.exchange_seat == HUMAN
+        if action == "hint":
             return self.match.to_move() == HUMAN and not self.pending_results and not self.dealing
         return True
 
@@ -615,6 +699,10 @@ class GuinoteScreen(GameScreen):
         self.armed_exchange = not self.armed_exchange
         self.set_status(t("gn_exchange_armed") if self.armed_exchange else t("gn_exchange_disarmed"))
         self.refresh_table()
+
+    def action_keep_seven(self) -> None:
+        """Decline the exchange offered before the draw."""
+        self.play(KeepSeven(SpanishCard(rules.SEVEN, self.match.trump)), HUMAN)
 
     def action_cante(self, suit: str) -> None:
         move = Cante(suit)

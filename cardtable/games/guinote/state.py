@@ -72,6 +72,18 @@ class Exchange:
 
 
 @dataclasses.dataclass(frozen=True)
+class KeepSeven:
+    """The holder of the 7 of trumps declines the exchange offered before the draw. The hand history
+    does not write it (the format has no such line: a window without an exchange line means it was
+    declined); saves keep it, since a save is the move list."""
+
+    card: SpanishCard   # the 7 of trumps
+
+    def to_json(self) -> dict[str, Any]:
+        return {"keep": self.card.code}
+
+
+@dataclasses.dataclass(frozen=True)
 class Cante:
     suit: str
 
@@ -91,7 +103,7 @@ class Claim:
         return "claim"
 
 
-Move = Play | Exchange | Cante | Claim
+Move = Play | Exchange | KeepSeven | Cante | Claim
 
 
 def decode_move(data: Any) -> Move:
@@ -101,6 +113,8 @@ def decode_move(data: Any) -> Move:
                 return Play(parse_spanish_card(data["play"]))
             if "exchange" in data:
                 return Exchange(parse_spanish_card(data["exchange"]))
+            if "keep" in data:
+                return KeepSeven(parse_spanish_card(data["keep"]))
         except CardError as exc:
             raise MoveError(str(exc)) from None
         if data.get("cante") in ("O", "C", "E", "B"):
@@ -153,7 +167,8 @@ class GuinoteView(LazyBotSeed):
     winners: tuple[int, ...]
     card_points: tuple[int, int]     # per pair, tricks won so far (las últimas once trick 10 is won)
     cantes: tuple[SungCante, ...]
-    window_pair: int | None          # the pair that may exchange/sing/claim now
+    window_pair: int | None          # the pair that may sing/claim now (after the draw)
+    deciding: int | None             # the seat deciding on the exchange of the 7, before the draw
     vueltas: bool
     carry: tuple[int, int]
     score: tuple[int, int]           # points (hands) in the current coto
@@ -220,7 +235,8 @@ class GuinoteMatch(Match):
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
         self.window_pair: int | None = None
         self.window_singers: set[int] = set()
-        self.exchange_seat: int | None = None
+        self.exchange_seat: int | None = None       # deciding on the exchange; the draw waits for it
+        self.pending_draw: tuple[int, int] | None = None   # (trick winner, trick number) of that draw
         self.vueltas = vueltas
         self.carry = tuple(carry)
         self._sort_hands()
@@ -237,12 +253,14 @@ class GuinoteMatch(Match):
     def to_move(self) -> int | None:
         if self.finished:
             return None
+        if self.pending_draw is not None:
+            return self.exchange_seat
         if not self.trick:
             return self.leader
         return (self.trick[-1][0] + 1) % 4
 
     def optional_movers(self) -> list[int]:
-        if self.window_pair is None or self.finished:
+        if self.window_pair is None or self.finished or self.pending_draw is not None:
             return []
         return [s for s in (self.window_pair, self.window_pair + 2) if self._optional(s)]
 
@@ -250,8 +268,6 @@ class GuinoteMatch(Match):
         if self.window_pair is None or team_of(seat) != self.window_pair:
             return []
         moves: list[Move] = []
-        if seat == self.exchange_seat:
-            moves.append(Exchange(rules_seven(self.trump)))
         if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
             sung = {suit for _, suit, _, _ in self.cantes}
             moves.extend(Cante(suit) for suit in "OCEB" if suit not in sung and rules.can_sing(self.hands[seat], suit))
@@ -270,11 +286,21 @@ class GuinoteMatch(Match):
         if to_move is None:
             return []
         seat = to_move if seat is None else seat
+        if self.pending_draw is not None:
+            seven = rules_seven(self.trump)
+            return [Exchange(seven), KeepSeven(seven)] if seat == self.exchange_seat else []
         moves: list[Move] = [Play(c) for c in self._plays(seat)] if seat == to_move else []
         return moves + self._optional(seat)
 
     # -- checking and applying
     def _check(self, move: Any, seat: int) -> None:
+        if self.pending_draw is not None:
+            if move in self.legal_moves(seat):
+                return
+            if isinstance(move, KeepSeven | Exchange):
+                raise IllegalMove(f"{move.card} is not the 7 of trumps", "gn_no_exchange")
+            raise IllegalMove("first the holder of the 7 of trumps decides on the exchange, then everybody "
+                              "draws", "gn_exchange_first", name=self.exchange_seat)
         if isinstance(move, Play):
             if seat != self.to_move():
                 raise IllegalMove("it is not your turn to play", "not_your_turn")
@@ -286,9 +312,10 @@ class GuinoteMatch(Match):
                     raise IllegalMove(why[0], why[1], **why[2])
             return
         if move not in self._optional(seat):
-            if isinstance(move, Exchange):
+            if isinstance(move, Exchange | KeepSeven):
                 raise IllegalMove("the 7 of trumps may be exchanged only by the pair that has just won one "
-                                  "of the first four tricks, for a counting pinta", "gn_no_exchange")
+                                  "of the first four tricks, for a counting pinta, before the draw",
+                                  "gn_no_exchange")
             if isinstance(move, Cante):
                 raise IllegalMove("a cante needs the Rey and the Sota of a suit not yet sung, right after "
                                   "your pair wins a trick", "gn_no_cante", suit=move.suit)
@@ -302,6 +329,9 @@ class GuinoteMatch(Match):
             self._play(seat, move.card)
         elif isinstance(move, Exchange):
             self._exchange(seat)
+            self._draw_and_open_window()
+        elif isinstance(move, KeepSeven):
+            self._draw_and_open_window()
         elif isinstance(move, Cante):
             self.cantes.append((seat, move.suit, rules.cante_value(move.suit, self.trump), len(self.tricks)))
             self.window_singers.add(seat)
@@ -312,21 +342,13 @@ class GuinoteMatch(Match):
             self._end_hand(winner=pair if right else 1 - pair, claim={"pair": pair, "right": right})
 
     def _exchange(self, seat: int) -> None:
-        """Swap the 7 of trumps for the pinta. Draws were made at the end of the trick, so after the 4th
-        trick the pinta may already be in the last drawer's hand: the result is the same as exchanging
-        before the draw (the last drawer then takes the 7)."""
+        """Swap the 7 of trumps for the pinta, before the draw (so after the 4th trick the last drawer
+        takes the 7)."""
         seven = rules_seven(self.trump)
         pinta_card = self.pinta
         self.hands[seat].remove(seven)
-        if self.pinta_taker is None:
-            self.hands[seat].append(pinta_card)
-            self.pinta = seven
-        else:
-            taker = self.pinta_taker
-            self.hands[taker].remove(pinta_card)
-            self.hands[taker].append(seven)
-            self.hands[seat].append(pinta_card)
-            self.pinta = seven
+        self.hands[seat].append(pinta_card)
+        self.pinta = seven
         self.exchange = (seat, pinta_card)
         self.exchange_seat = None
         self._sort_hands()
@@ -334,7 +356,6 @@ class GuinoteMatch(Match):
     def _play(self, seat: int, card: SpanishCard) -> None:
         self.window_pair = None
         self.window_singers = set()
-        self.exchange_seat = None
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         if len(self.trick) < 4:
@@ -351,11 +372,25 @@ class GuinoteMatch(Match):
             self.card_points[pair] += rules.ULTIMAS
             self._end_hand(winner=None, claim=None, complete=True)
             return
-        if number <= rules.PHASE1_TRICKS:
-            self.exchange_seat = self._exchange_candidate(pair)
-            self._draw(winner, number)
-        self.window_pair = pair
+        hand = self.hand
         self._auto_vueltas_check()
+        if self.finished or self.hand != hand:
+            return
+        # After a won trick: the exchange of the 7 (before any card is drawn), then the draw, then
+        # cantes and a claim, then the lead.
+        self.pending_draw = (winner, number) if number <= rules.PHASE1_TRICKS else None
+        self.exchange_seat = self._exchange_candidate(pair) if self.pending_draw else None
+        if self.exchange_seat is None:
+            self._draw_and_open_window()
+
+    def _draw_and_open_window(self) -> None:
+        """Make the pending draw (if any) and open the cantes and claims to the trick winner's pair."""
+        winner = self.winners[-1]
+        if self.pending_draw is not None:
+            self._draw(*self.pending_draw)
+        self.pending_draw = None
+        self.exchange_seat = None
+        self.window_pair = team_of(winner)
 
     def _exchange_candidate(self, pair: int) -> int | None:
         if self.exchange is not None or not rules.exchange_allowed(self.pinta, self.options.exchange_any_pinta):
@@ -415,6 +450,7 @@ class GuinoteMatch(Match):
         self.results.append(record)
         self.window_pair = None
         self.exchange_seat = None
+        self.pending_draw = None
         last_winner = self.winners[-1] if self.winners else self.leader
         if coto_done:
             self.score = [0, 0]
@@ -439,7 +475,8 @@ class GuinoteMatch(Match):
             exchange=self.exchange, to_move=self.to_move(), hand=tuple(self.hands[seat]),
             counts=tuple(len(h) for h in self.hands), trick=tuple(self.trick), tricks=tuple(self.tricks),
             winners=tuple(self.winners), card_points=(self.card_points[0], self.card_points[1]),
-            cantes=tuple(cantes), window_pair=self.window_pair, vueltas=self.vueltas,
+            cantes=tuple(cantes), window_pair=self.window_pair,
+            deciding=self.exchange_seat if self.pending_draw is not None else None, vueltas=self.vueltas,
             carry=(self.carry[0], self.carry[1]), score=(self.score[0], self.score[1]),
             cotos=(self.cotos[0], self.cotos[1]), over=self.finished,
             legal=tuple(self.legal_moves(seat)), decision=(self._bot_key(), len(self.moves), seat))
@@ -508,6 +545,65 @@ class GuinoteMatch(Match):
     @classmethod
     def parse_move(cls, text: str) -> Move:
         return parse_move(text)
+
+    # -- the history leaves out a declined exchange
+    def apply(self, move: Any, seat: int | None = None) -> None:
+        if not isinstance(move, KeepSeven):
+            super().apply(move, seat)
+            return
+        seat = self._check_turn_and_move(move, seat)
+        self._trusted = None
+        self.moves.append((seat, move))      # saved, but no history line (see KeepSeven)
+        self._apply(move, seat)
+
+    def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
+        return [move.to_json() for move in self.legal_moves(seat) if not isinstance(move, KeepSeven)]
+
+    def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
+        """A history line that is not the pending exchange implies the holder of the 7 declined it."""
+        if self.pending_draw is None or (seat == self.exchange_seat and isinstance(move, Exchange)):
+            return None
+        return self.exchange_seat, KeepSeven(rules_seven(self.trump))
+
+    @classmethod
+    def replay(cls, options: Options, seed: int, moves: Any) -> GuinoteMatch:
+        """Rebuild a match from its moves. Move lists written before the exchange became a phase of its
+        own (saves of cardtable 0.1: the draw came first and the exchange stayed open until the next
+        lead, with no move for declining) are read too: their exchange moves to the start of its window
+        and a decline is supplied where none was made; the hands come out the same."""
+        moves = list(moves)
+        try:
+            return super().replay(options, seed, moves)
+        except IllegalMove:
+            upgraded = upgrade_moves(options, seed, moves)
+            if upgraded == moves:
+                raise
+        return super().replay(options, seed, upgraded)
+
+
+def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """The move list in today's order (see :meth:`GuinoteMatch.replay`); a list already in it comes back
+    unchanged. Stops at the first move that does not fit and leaves the rest as it is, so the replay
+    reports that move."""
+    match = GuinoteMatch(options, seed)
+    out: list[tuple[int, Any]] = []
+    rest = list(moves)
+    while rest:
+        if match.pending_draw is not None:
+            seat, move = rest[0]
+            if not (seat == match.exchange_seat and isinstance(move, Exchange | KeepSeven)):
+                window = next((i for i, (_, m) in enumerate(rest) if isinstance(m, Play)), len(rest))
+                found = next((i for i in range(window) if rest[i][0] == match.exchange_seat
+                              and isinstance(rest[i][1], Exchange)), None)
+                decision = rest.pop(found) if found is not None else \
+                    (match.exchange_seat, KeepSeven(rules_seven(match.trump)))
+                rest.insert(0, decision)
+        seat, move = rest.pop(0)
+        if match.why_illegal(move, seat) is not None:
+            return out + [(seat, move)] + rest
+        match.apply(move, seat)
+        out.append((seat, move))
+    return out
 
 
 def rules_seven(trump: str) -> SpanishCard:
