@@ -12,6 +12,7 @@ from cardtable.saves import atomic_write
 
 CARD_STYLES = ("colour", "four", "ascii")
 CPU_SPEEDS = {"slow": 0.9, "normal": 0.45, "fast": 0.15, "instant": 0.0}
+COUNT_HELP = ("off", "on")        # Guiñote: the table adds up your pair's points de vueltas
 MAX_SETTINGS_BYTES = 64 * 1024
 
 
@@ -21,6 +22,7 @@ class Settings:
     card_style: str = "colour"
     cpu_speed: str = "normal"
     undo: str = "on"                     # «on»: a player may take moves back (the match counts apart)
+    count_help: str = "off"
 
     @property
     def cpu_delay(self) -> float:
@@ -55,6 +57,8 @@ def load_settings(path: Path | None = None) -> Settings:
         settings.cpu_speed = data["cpu_speed"]
     if data.get("undo") in ("on", "off"):
         settings.undo = data["undo"]
+    if data.get("count_help") in COUNT_HELP:
+        settings.count_help = data["count_help"]
     return settings
 
 

@@ -49,8 +49,10 @@ def cards_text(cards, style: str = "colour", sep: str = " ") -> Text:
 
 
 def spanish_label(card: SpanishCard, style: str = "colour") -> str:
-    """``7O``-style label with the rank's letter for figures: ``RO`` Rey de oros, ``AE`` As de espadas."""
-    return f"{SPANISH_RANK_LETTERS.get(card.rank, str(card.rank))}{card.suit.lower() if style == 'ascii' else card.suit}"
+    """The screen's short label: the rank as a capital letter or digit (``A`` As, ``S`` Sota, ``C``
+    Caballo, ``R`` Rey), the suit as a small letter (``o c e b``): ``Ce`` is the Caballo de espadas, ``3c``
+    the 3 de copas, never mistaken for each other. (The history keeps its own notation, ``11E``.)"""
+    return f"{SPANISH_RANK_LETTERS.get(card.rank, str(card.rank))}{card.suit.lower()}"
 
 
 def spanish_text(card: SpanishCard, style: str = "colour", *, dim: bool = False, selected: bool = False,

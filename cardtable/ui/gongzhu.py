@@ -519,8 +519,10 @@ class GongZhuScreen(GameScreen):
         if playable and not was_playable and hand.current not in playable:
             hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
         self.refresh_bindings()
-        turn = view.to_move
-        if turn == HUMAN and view.phase == "play":
+        # While the cards are being shown, to_move is the seat deciding what to show (in seat order);
+        # the status names the seat that will lead, not the one showing.
+        turn = view.leader if view.phase == "show" else view.to_move
+        if turn == HUMAN:
             message = t("gz_your_turn")
         elif turn is not None:
             message = t("gz_to_play", name=seat_name(turn))

@@ -47,8 +47,11 @@ i18n.register(
         "gn_trump": "Trump: {suit}",
         "gn_pinta": "Pinta",
         "gn_stock": "stock {n}",
-        "gn_taken_by": "taken by {name}",
-        "gn_exchanged": "{name} exchanged the 7",
+        "gn_taken_by": "taken by {name}", "gn_taken_by_you": "taken by you",
+        "gn_exchanged": "{name} exchanged the 7", "gn_exchanged_you": "You exchanged the 7",
+        "gn_exchange_news": "{name} exchanged the 7 for {card}",
+        "gn_exchange_news_you": "You exchanged the 7 for {card}",
+        "gn_the": "the {card}", "gn_the_f": "the {card}", "gn_to_the": "the {card}", "gn_to_the_f": "the {card}",
         "gn_us": "Us", "gn_them": "Them",
         "gn_points_line": "{cards} + cantes {cantes}{carry} = {total}",
         "gn_carry": " + carried {carry}",
@@ -58,31 +61,35 @@ i18n.register(
         "gn_to_play": "{name} to play",
         "gn_takes": "{name} takes the trick",
         "gn_you_take": "You take the trick",
-        "gn_sang": "{name} sings {points}{suit}",
+        "gn_sang": "{name} sings {points}{suit}", "gn_sang_you": "You sing {points}{suit}",
+        "gn_sang_suit": " in {suit}",
         "gn_hidden": "20 (?)",
         "gn_armed": "armed",
         "gn_exchange_key": "p: exchange the 7",
         "gn_cante_keys": "sing:",
         "gn_claim_title": "Claim?",
-        "gn_claim_text": "Your pair has {total} points (cards {cards}, cantes {cantes}, carried {carry}). "
-                         "Claim that you have passed 100? A wrong claim loses the hand.",
+        "gn_claim_text": "Claim that your pair has passed 100? A right claim wins the hand, a wrong one loses it.",
+        "gn_claim_count": "Your pair has {total} (cards {cards}, cantes {cantes}, carried {carry}).",
+        "gn_public_line": "cantes {cantes}{carry}",
         "gn_claim_yes": "Claim", "gn_claim_no": "Play on",
         "gn_exchange_title": "Exchange the 7?",
         "gn_exchange_text": "Your pair won the trick. Before anyone draws, you may exchange your {seven} for "
-                            "the pinta, the {pinta}.",
+                            "the pinta, {pinta}.",
         "gn_exchange_yes": "Exchange", "gn_exchange_no": "Keep the 7",
         "gn_deciding": "{name} may exchange the 7 before the draw",
         "gn_deciding_you": "Exchange the 7 for the pinta? p: exchange · k: keep it",
         "gn_exchange_later": "Later",
         "gn_exchange_first": "First the 7 of trumps: exchange it or keep it, then everybody draws.",
         "gn_summary": "Hand {hand}",
-        "gn_winner_us": "Your pair wins the hand", "gn_winner_them": "They win the hand",
+        "gn_winner_us": "You and your partner win the hand", "gn_winner_them": "They win the hand",
         "gn_no_winner": "Nobody passed 100: the next hand is de vueltas",
         "gn_reason_over_100": "more than 100 points",
         "gn_reason_thirty": "both passed 100, but one pair had under 30 without cantes",
         "gn_reason_ultimas": "both passed 100: las diez de últimas decide",
-        "gn_reason_claim_right": "a right claim",
-        "gn_reason_claim_wrong": "a wrong claim",
+        "gn_reason_claim_right_us": "your pair claimed 100 and had it",
+        "gn_reason_claim_right_them": "they claimed 100 and had it",
+        "gn_reason_claim_wrong_us": "your pair claimed 100 without having it",
+        "gn_reason_claim_wrong_them": "they claimed 100 without having it",
         "gn_reason_vueltas": "nobody passed 100",
         "gn_row_cards": "card points", "gn_row_cantes": "cantes", "gn_row_carry": "carried",
         "gn_row_total": "total", "gn_row_ultimas": "las últimas",
@@ -97,16 +104,21 @@ i18n.register(
         "gn_reveal": "Reveal 20",
         "gn_revealed": "Your partner's 20: {suit}",
         "gn_nothing_hidden": "Your partner has no hidden 20.",
-        "gn_not_in_hand": "{card} is not in your hand.",
+        "gn_not_in_hand": "You do not have {card}.",
         "gn_must_follow": "You must follow suit ({suit}).",
-        "gn_must_beat": "You must beat the {card} with a higher {suit}.",
-        "gn_must_overtrump": "You must over-trump the {card}.",
+        "gn_must_beat": "You must beat {card} with a higher {suit}.",
+        "gn_must_overtrump": "You must over-trump {card}.",
         "gn_must_trump": "You have no {lead}: you must trump ({suit}).",
         "gn_no_exchange": "The 7 of trumps can be exchanged only by the pair that just won one of the "
                           "first four tricks.",
         "gn_no_cante": "No cante in {suit} now.",
         "gn_no_claim": "You may claim only de vueltas, right after your pair wins a trick.",
         "gn_exchange_armed": "The exchange of the 7 is armed: it fires as soon as it is allowed.",
+        "gn_arm_done": "No exchange possible: the 7 was already exchanged in this hand.",
+        "gn_arm_drawn": "No exchange possible: the pinta has been drawn.",
+        "gn_arm_seven": "No exchange possible: the pinta is the 7 itself.",
+        "gn_arm_not_counting": "No exchange possible: the pinta ({card}) is not a counting card.",
+        "gn_arm_played": "No exchange possible: the 7 of trumps has been played.",
         "gn_exchange_disarmed": "Exchange of the 7 cancelled.",
         "gn_cante_armed": "Cante in {suit} armed: it fires as soon as it is allowed.",
         "gn_cante_disarmed": "Cante in {suit} cancelled.",
@@ -127,8 +139,11 @@ i18n.register(
         "gn_trump": "Triunfo: {suit}",
         "gn_pinta": "Pinta",
         "gn_stock": "mazo {n}",
-        "gn_taken_by": "la robó {name}",
-        "gn_exchanged": "{name} cambió el 7",
+        "gn_taken_by": "la robó {name}", "gn_taken_by_you": "la robaste tú",
+        "gn_exchanged": "{name} cambió el 7", "gn_exchanged_you": "Cambiaste el 7",
+        "gn_exchange_news": "{name} cambió el 7 por {card}",
+        "gn_exchange_news_you": "Cambiaste el 7 por {card}",
+        "gn_the": "el {card}", "gn_the_f": "la {card}", "gn_to_the": "al {card}", "gn_to_the_f": "a la {card}",
         "gn_us": "Nosotros", "gn_them": "Ellos",
         "gn_points_line": "{cards} + cantes {cantes}{carry} = {total}",
         "gn_carry": " + de antes {carry}",
@@ -138,31 +153,35 @@ i18n.register(
         "gn_to_play": "Juega {name}",
         "gn_takes": "{name} se lleva la baza",
         "gn_you_take": "Te llevas la baza",
-        "gn_sang": "{name} canta {points}{suit}",
+        "gn_sang": "{name} canta las {points}{suit}", "gn_sang_you": "Cantas las {points}{suit}",
+        "gn_sang_suit": " en {suit}",
         "gn_hidden": "20 (?)",
         "gn_armed": "marcado",
         "gn_exchange_key": "p: cambiar el 7",
         "gn_cante_keys": "cantar:",
         "gn_claim_title": "¿Cantar que pasáis?",
-        "gn_claim_text": "Tu pareja lleva {total} tantos (cartas {cards}, cantes {cantes}, de antes {carry}). "
-                         "¿Anunciar que habéis pasado de 100? Si no es cierto, perdéis la mano.",
+        "gn_claim_text": "¿Anunciar que habéis pasado de 100? Si es cierto, ganáis la mano; si no, la perdéis.",
+        "gn_claim_count": "Lleváis {total} (cartas {cards}, cantes {cantes}, de antes {carry}).",
+        "gn_public_line": "cantes {cantes}{carry}",
         "gn_claim_yes": "Anunciar", "gn_claim_no": "Seguir jugando",
         "gn_exchange_title": "¿Cambiar el 7?",
         "gn_exchange_text": "Tu pareja ha ganado la baza. Antes de robar puedes cambiar tu {seven} por la "
-                            "pinta, el {pinta}.",
+                            "pinta, {pinta}.",
         "gn_exchange_yes": "Cambiar", "gn_exchange_no": "Quedarme el 7",
         "gn_deciding": "{name} puede cambiar el 7 antes de robar",
         "gn_deciding_you": "¿Cambias el 7 por la pinta? p: cambiar · k: quedártelo",
         "gn_exchange_later": "Luego",
         "gn_exchange_first": "Primero el 7 de triunfo: cámbialo o quédatelo, y luego se roba.",
         "gn_summary": "Mano {hand}",
-        "gn_winner_us": "Tu pareja gana la mano", "gn_winner_them": "Ganan ellos la mano",
+        "gn_winner_us": "Tu compañero y tú ganáis la mano", "gn_winner_them": "Ganan ellos la mano",
         "gn_no_winner": "Nadie pasa de 100: la siguiente mano es de vueltas",
         "gn_reason_over_100": "más de 100 tantos",
         "gn_reason_thirty": "las dos parejas pasan de 100, pero una no llega a 30 sin cantes",
         "gn_reason_ultimas": "las dos pasan de 100: deciden las diez de últimas",
-        "gn_reason_claim_right": "anunció bien que pasaba",
-        "gn_reason_claim_wrong": "anunció que pasaba y no era cierto",
+        "gn_reason_claim_right_us": "anunciasteis bien que pasabais",
+        "gn_reason_claim_right_them": "anunciaron bien que pasaban",
+        "gn_reason_claim_wrong_us": "anunciasteis que pasabais y no era cierto",
+        "gn_reason_claim_wrong_them": "anunciaron que pasaban y no era cierto",
         "gn_reason_vueltas": "nadie pasa de 100",
         "gn_row_cards": "tantos de cartas", "gn_row_cantes": "cantes", "gn_row_carry": "de antes",
         "gn_row_total": "total", "gn_row_ultimas": "las últimas",
@@ -177,16 +196,21 @@ i18n.register(
         "gn_reveal": "Ver el 20",
         "gn_revealed": "El 20 de tu compañero: {suit}",
         "gn_nothing_hidden": "Tu compañero no tiene ningún 20 oculto.",
-        "gn_not_in_hand": "No tienes el {card}.",
+        "gn_not_in_hand": "No tienes {card}.",
         "gn_must_follow": "Tienes que asistir ({suit}).",
-        "gn_must_beat": "Tienes que montar al {card} con un {suit} más alto.",
-        "gn_must_overtrump": "Tienes que montar al {card} con un triunfo más alto.",
+        "gn_must_beat": "Tienes que montar {card} con un {suit} más alto.",
+        "gn_must_overtrump": "Tienes que montar {card} con un triunfo más alto.",
         "gn_must_trump": "No tienes {lead}: tienes que fallar ({suit}).",
         "gn_no_exchange": "El 7 de triunfo solo lo cambia la pareja que acaba de ganar una de las cuatro "
                           "primeras bazas.",
         "gn_no_cante": "Ahora no puedes cantar en {suit}.",
         "gn_no_claim": "Solo se anuncia de vueltas, justo después de que tu pareja gane una baza.",
         "gn_exchange_armed": "Cambio del 7 marcado: se hará en cuanto se pueda.",
+        "gn_arm_done": "Sin cambio posible: el 7 ya se cambió en esta mano.",
+        "gn_arm_drawn": "Sin cambio posible: ya se robó la pinta.",
+        "gn_arm_seven": "Sin cambio posible: la pinta es el propio 7.",
+        "gn_arm_not_counting": "Sin cambio posible: la pinta ({card}) no es carta de valor.",
+        "gn_arm_played": "Sin cambio posible: el 7 de triunfo ya se jugó.",
         "gn_exchange_disarmed": "Cambio del 7 anulado.",
         "gn_cante_armed": "Cante en {suit} marcado: se hará en cuanto se pueda.",
         "gn_cante_disarmed": "Cante en {suit} anulado.",
@@ -198,12 +222,48 @@ def seat_name(seat: int) -> str:
     return t(f"gn_seat_{seat}")
 
 
+def about(key: str, seat: int, **params: Any) -> str:
+    """A sentence about a seat: ``key_you`` when it is you (its own grammar), else ``key`` with the name."""
+    if seat == HUMAN:
+        return t(f"{key}_you", **params)
+    return t(key, name=seat_name(seat), **params)
+
+
+def cante_sentence(seat: int, points: int, suit: str | None) -> str:
+    """«Left sings 20 in copas», «You sing 40», «Izquierda canta las 20 en copas» (a hidden 20 has no suit;
+    a 40 needs none: there is one trump)."""
+    where = t("gn_sang_suit", suit=suit_name(suit)) if suit is not None and points == 20 else ""
+    return about("gn_sang", seat, points=points, suit=where)
+
+
+def exchange_block_reason(view: GuinoteView) -> str | None:
+    """Why the exchange of the 7 can never happen again in this hand (so arming it is refused), or None."""
+    if view.exchange is not None:
+        return t("gn_arm_done")
+    if view.pinta_taker is not None:
+        return t("gn_arm_drawn")
+    if view.pinta.rank == rules.SEVEN:
+        return t("gn_arm_seven")
+    if not rules.exchange_allowed(view.pinta, view.options.exchange_any_pinta):
+        return t("gn_arm_not_counting", card=card_name(view.pinta))
+    if SpanishCard(rules.SEVEN, view.trump) in view.played:
+        return t("gn_arm_played")
+    return None
+
+
 def suit_name(suit: str) -> str:
     return t(f"gn_suit_{suit}")
 
 
 def card_name(card: SpanishCard) -> str:
     return t("gn_card", rank=RANK_NAMES.get(card.rank, str(card.rank)), suit=suit_name(card.suit))
+
+
+def the_card(card: SpanishCard, to: bool = False) -> str:
+    """The card's name with its article: «la Sota de oros», «el 7 de copas»; with ``to``, «a la Sota»,
+    «al 7» (the Sota is the one feminine name)."""
+    key = ("gn_to_the" if to else "gn_the") + ("_f" if card.rank == rules.SOTA else "")
+    return t(key, card=card_name(card))
 
 
 def suit_text(suit: str) -> Text:
@@ -268,16 +328,17 @@ class TablePanel(Static):
         body.append_text(suit_text(view.trump))
         body.append(f"  {t('gn_stock', n=view.stock_count)}")
         if view.pinta_taker is not None:
-            body.append(f"\n{t('gn_taken_by', name=seat_name(view.pinta_taker))}", style="dim")
+            body.append(f"\n{about('gn_taken_by', view.pinta_taker)}", style="dim")
         elif view.exchange is not None:
-            body.append(f"\n{t('gn_exchanged', name=seat_name(view.exchange[0]))}", style="dim")
+            body.append(f"\n{about('gn_exchanged', view.exchange[0])}", style="dim")
         elif armed:
             body.append(f"\n{t('gn_exchange_key')} · {t('gn_armed')}", style="bold reverse")
         self.update(body)
 
 
-def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str) -> None:
-    """The current trick, or the last one with who took it."""
+def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str, news: list[str] | None = None) -> None:
+    """The current trick, or the last one with who took it; then the announcements since that trick
+    (cantes, the exchange) and whose turn it is."""
     trick, winner = view.trick, None
     if not trick and view.tricks:
         trick, winner = view.tricks[-1], view.winners[-1]
@@ -289,8 +350,17 @@ def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str) ->
             return Text(" ." if style == "ascii" else " ·", style="grey30")
         return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
 
+    def name(seat: int) -> str:
+        """Seat names; yours carries your own cantes (your plate: the others' are on their panels)."""
+        if seat != HUMAN:
+            return seat_name(seat)
+        mine = cantes_text(view, HUMAN, True)
+        return f"{seat_name(seat)} · {mine.plain}" if mine else seat_name(seat)
+
     taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
-    widget.show_cross(slot, seat_name, left=3, right=1, taker=taker, status=status)
+    if news:
+        status = "\n".join([*news, status])
+    widget.show_cross(slot, name, left=3, right=1, taker=taker, status=status)
 
 
 # ---------------------------------------------------------------- modal screens
@@ -315,16 +385,20 @@ class ClaimScreen(AnswerOnce):
     BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
     DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
 
-    def __init__(self, view: GuinoteView) -> None:
+    def __init__(self, view: GuinoteView, count_help: bool = False) -> None:
         super().__init__()
         self.view_ = view
+        self.count_help = count_help
 
     def compose(self) -> ComposeResult:
         view, pair = self.view_, team_of(self.view_.seat)
         with Vertical(classes="dialog"):
             yield Label(t("gn_claim_title"), classes="dialog-title")
-            yield Static(t("gn_claim_text", total=view.total(pair), cards=view.card_points[pair],
-                           cantes=view.cante_points(pair), carry=view.carry[pair]))
+            text = t("gn_claim_text")
+            if self.count_help:
+                text = t("gn_claim_count", total=view.total(pair), cards=view.card_points[pair],
+                         cantes=view.cante_points(pair), carry=view.carry[pair]) + " " + text
+            yield Static(text)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gn_claim_no"), id="no")
                 yield Button(t("gn_claim_yes"), id="yes", variant="warning")
@@ -357,7 +431,7 @@ class ExchangeScreen(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(t("gn_exchange_title"), classes="dialog-title")
             yield Static(t("gn_exchange_text", seven=card_name(SpanishCard(rules.SEVEN, view.trump)),
-                           pinta=card_name(view.pinta)))
+                           pinta=the_card(view.pinta)))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gn_exchange_no"), id="no")
                 yield Button(t("gn_exchange_yes"), id="yes", variant="primary")
@@ -370,6 +444,20 @@ class ExchangeScreen(ModalScreen[bool]):
 
     def action_answer(self, value: bool | None) -> None:
         self.dismiss(value)
+
+
+def summary_rows(record: dict, deal: dict) -> list[tuple[str, str, str]]:
+    """The rows of the hand's table as (label key, us, them), adding up to the total: las últimas
+    (already in the record's card points) get a row of their own, where they count."""
+    ultimas = [rules.ULTIMAS if record["ultimas"] == p else 0 for p in (0, 1)]
+    rows = [("gn_row_cards", *(str(p - u) for p, u in zip(record["points"], ultimas, strict=True)))]
+    if record["ultimas"] is not None:
+        rows.append(("gn_row_ultimas", *(f"+{u}" if u else "" for u in ultimas)))
+    rows.append(("gn_row_cantes", *(str(c) for c in record["cantes"])))
+    if deal["vueltas"]:
+        rows.append(("gn_row_carry", *(str(c) for c in deal["carry"])))
+    rows.append(("gn_row_total", *(str(v) for v in record["totals"])))
+    return rows
 
 
 class SummaryScreen(HandEndDialog):
@@ -392,18 +480,18 @@ class SummaryScreen(HandEndDialog):
         else:
             headline = Text(t("gn_winner_us") if record["winner"] == 0 else t("gn_winner_them"),
                             style="bold green" if record["winner"] == 0 else "bold red")
+            if reason.startswith("claim_"):
+                reason += "_us" if record["claim"]["pair"] == team_of(HUMAN) else "_them"
             headline.append(f" — {t('gn_reason_' + reason)}", style="")
         table = Table(expand=False, pad_edge=False)
         table.add_column("")
         table.add_column(t("gn_us"), justify="right")
         table.add_column(t("gn_them"), justify="right")
-        table.add_row(t("gn_row_cards"), *(str(p) for p in record["points"]))
-        table.add_row(t("gn_row_cantes"), *(str(c) for c in record["cantes"]))
-        if self.deal["vueltas"]:
-            table.add_row(t("gn_row_carry"), *(str(c) for c in self.deal["carry"]))
-        table.add_row(Text(t("gn_row_total"), style="bold"), *(Text(str(v), style="bold") for v in record["totals"]))
-        if record["ultimas"] is not None:
-            table.add_row(t("gn_row_ultimas"), *("+10" if record["ultimas"] == p else "" for p in (0, 1)))
+        rows = summary_rows(record, self.deal)
+        for key, us, them in rows[:-1]:
+            table.add_row(t(key), us, them)
+        key, us, them = rows[-1]
+        table.add_row(Text(t(key), style="bold"), Text(us, style="bold"), Text(them, style="bold"))
         yield Static(headline)
         yield Static(table)
         yield Label(t("gn_score", us=record["score"][0], them=record["score"][1], cu=record["cotos"][0],
@@ -455,7 +543,7 @@ class GuinoteScreen(GameScreen):
     GuinoteScreen #gn-middle { height: 1fr; }
     GuinoteScreen #gn-west, GuinoteScreen #gn-east { width: 20; }
     GuinoteScreen #gn-trick { width: 1fr; }
-    GuinoteScreen #gn-score { height: 2; padding: 0 1; }
+    GuinoteScreen #gn-score { height: auto; padding: 0 1; }
     GuinoteScreen #gn-status { height: 1; padding: 0 1; color: $warning; }
     """
 
@@ -475,6 +563,7 @@ class GuinoteScreen(GameScreen):
         self._claim_asked: tuple[int, int] | None = None
         self.exchange_open = False
         self._exchange_asked: tuple[int, int] | None = None
+        self.news: list[str] = []       # announcements since the last trick, shown in the trick area
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -513,17 +602,25 @@ class GuinoteScreen(GameScreen):
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         if seat == HUMAN:
             self.set_status("")
+        new_deal = any(record["type"] == "deal" for record in records)
         if isinstance(move, Exchange) and seat == HUMAN:
             self.armed_exchange = False
+        if isinstance(move, Exchange) and not new_deal:
+            self.news.append(about("gn_exchange_news", seat, card=the_card(self.match.exchange[1])))
         if isinstance(move, Cante):
             self.armed_cantes.discard(move.suit)
-            name = seat_name(seat)
-            suit = "" if self.match.view(HUMAN).cantes[-1].suit is None else f" {suit_name(move.suit)}"
-            self.notify(t("gn_sang", name=name, points=rules.cante_value(move.suit, self.match.trump), suit=suit))
-        if any(record["type"] == "deal" for record in records):
+            if not new_deal:
+                sung = self.match.view(HUMAN).cantes[-1]
+                self.news.append(cante_sentence(seat, sung.points, sung.suit))
+        if isinstance(move, Play) and not self.match.trick:
+            self.news = []                   # a trick is complete: the news were about the one before
+        if new_deal:
             self.armed_exchange = False
             self.armed_cantes.clear()
             self.revealed = False
+            self.news = []
+        if self.armed_exchange and exchange_block_reason(self.match.view(HUMAN)) is not None:
+            self.armed_exchange = False      # it can no longer happen (another seat exchanged, the 7 played…)
         super().after_move(seat, move, records)
 
     def advance(self) -> None:
@@ -537,7 +634,7 @@ class GuinoteScreen(GameScreen):
         if self._should_ask_claim():
             self.claim_open = True
             self._claim_asked = (self.match.hand, len(self.match.tricks))
-            self.app.push_screen(ClaimScreen(self.match.view(HUMAN)), callback=self._claimed)
+            self.app.push_screen(ClaimScreen(self.match.view(HUMAN), self.count_help), callback=self._claimed)
             return
         armed = self.armed_move()
         if armed is not None:
@@ -596,8 +693,11 @@ class GuinoteScreen(GameScreen):
         playable = frozenset(m.card for m in view.legal if isinstance(m, Play))
         was_playable = hand.playable
         hand.set_cards(view.hand, playable, style)
-        if playable and not was_playable and hand.current not in playable:
-            hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
+        if playable and not was_playable:
+            if hand.current not in playable:
+                hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
+            if not self.status:
+                self.status = card_name(hand.current)     # the full name of the card under the cursor
         turn = view.to_move
         if view.deciding is not None:
             message = t("gn_deciding_you") if view.deciding == HUMAN else t("gn_deciding", name=seat_name(turn))
@@ -605,23 +705,35 @@ class GuinoteScreen(GameScreen):
             message = t("gn_your_turn")
         else:
             message = t("gn_to_play", name=seat_name(turn)) if turn is not None else ""
-        show_trick(self.query_one(TrickView), view, style, message)
+        show_trick(self.query_one(TrickView), view, style, message, self.news)
         self.query_one("#gn-status", Static).update(self.status)
         self.sub_title = t("gn_hand_label", hand=view.hand_number, us=view.score[0], them=view.score[1],
                            cu=view.cotos[0], ct=view.cotos[1]) + (f" · {t('gn_de_vueltas')}" if view.vueltas else "")
         self.refresh_bindings()
 
+    @property
+    def count_help(self) -> bool:
+        return getattr(self.app.settings, "count_help", "off") == "on"
+
     def _score_text(self, view: GuinoteView) -> Text:
+        """The pairs' points, then the keys. De vueltas, where counting is the skill of the claim, only
+        the public part (cantes, carried) unless the counting help is on; then one pair per line, which
+        keeps each line within 80 columns."""
         text = Text()
+        full = not view.vueltas or self.count_help
         for pair, label in ((0, "gn_us"), (1, "gn_them")):
             carry = t("gn_carry", carry=view.carry[pair]) if view.vueltas else ""
+            if pair:
+                text.append("\n" if view.vueltas and full else "   ")
             text.append(f"{t(label)}: ", style="bold")
-            text.append(t("gn_points_line", cards=view.card_points[pair], cantes=view.cante_points(pair),
-                          carry=carry, total=view.total(pair)))
-            text.append("   ")
+            if full:
+                text.append(t("gn_points_line", cards=view.card_points[pair], cantes=view.cante_points(pair),
+                              carry=carry, total=view.total(pair)))
+            else:
+                text.append(t("gn_public_line", cantes=view.cante_points(pair), carry=carry))
         text.append("\n")
         options = []
-        if view.pinta_taker is None and view.exchange is None:
+        if exchange_block_reason(view) is None:
             options.append(Text(t("gn_exchange_key"), style="reverse" if self.armed_exchange else ""))
         keys = Text(t("gn_cante_keys") + " ")
         for suit in SUITS:
@@ -635,7 +747,8 @@ class GuinoteScreen(GameScreen):
     def reason(self, exc: Any) -> str:
         params = dict(exc.params)
         if "card" in params:
-            params["card"] = card_name(parse_spanish_card(params["card"]))
+            card = parse_spanish_card(params["card"])
+            params["card"] = the_card(card, to=exc.key in ("gn_must_beat", "gn_must_overtrump"))
         if "suit" in params:
             params["suit"] = suit_name(params["suit"])
         if exc.key == "gn_must_trump":
@@ -695,6 +808,11 @@ class GuinoteScreen(GameScreen):
         move = next((m for m in self.match.legal_moves(HUMAN) if isinstance(m, Exchange)), None)
         if move is not None and self.match.why_illegal(move, HUMAN) is None:
             self.play(move, HUMAN)
+            return
+        blocked = exchange_block_reason(self.match.view(HUMAN))
+        if blocked is not None and not self.armed_exchange:
+            self.set_status(blocked)
+            self.app.bell()
             return
         self.armed_exchange = not self.armed_exchange
         self.set_status(t("gn_exchange_armed") if self.armed_exchange else t("gn_exchange_disarmed"))

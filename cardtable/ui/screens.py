@@ -24,7 +24,7 @@ from cardtable import games, i18n, safetext
 from cardtable.i18n import t
 from cardtable.rules_text import rules_markdown
 from cardtable.saves import SaveDirError, SaveError
-from cardtable.settings import CARD_STYLES, CPU_SPEEDS
+from cardtable.settings import CARD_STYLES, COUNT_HELP, CPU_SPEEDS
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.dialogs import ChoiceDialog
 from cardtable.ui.footer import Footer
@@ -104,29 +104,33 @@ class SettingsScreen(AnswerOnce):
         "card_style": ("card_style", [(s, f"style_{s}") for s in CARD_STYLES]),
         "cpu_speed": ("cpu_speed", [(s, f"speed_{s}") for s in CPU_SPEEDS]),
         "undo": ("take_back", [("on", "on"), ("off", "off")]),
+        "count_help": ("count_help", [(s, f"count_help_{s}") for s in COUNT_HELP]),
     }
+    ROWS = (("language", "card_style", "cpu_speed"), ("undo", "count_help"))
 
     def compose(self) -> ComposeResult:
         settings = self.app.settings
         current = dataclasses.replace(settings, language=settings.language or i18n.language())
         with Vertical(classes="dialog"):
             yield Label(t("settings"), classes="dialog-title")
-            with Horizontal(id="settings-row"):
-                for field, (title, choices) in self.CHOICES.items():
-                    with Vertical(classes="settings-group"):
-                        yield Label(t(title), classes="field-label")
-                        with RadioSet(id=f"set-{field}"):
-                            for value, label in choices:
-                                text = label if field == "language" else t(label)
-                                yield RadioButton(text, value=getattr(current, field) == value,
-                                                  name=value)
+            for row in self.ROWS:
+                with Horizontal(classes="settings-row"):
+                    for field in row:
+                        title, choices = self.CHOICES[field]
+                        with Vertical(classes="settings-group"):
+                            yield Label(t(title), classes="field-label")
+                            with RadioSet(id=f"set-{field}"):
+                                for value, label in choices:
+                                    text = label if field == "language" else t(label)
+                                    yield RadioButton(text, value=getattr(current, field) == value,
+                                                      name=value)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("cancel"), id="settings-cancel")
                 yield Button(t("ok"), id="settings-ok", variant="primary")
 
     DEFAULT_CSS = """
     SettingsScreen .dialog { width: 78; }
-    #settings-row { layout: grid; grid-size: 2; grid-gutter: 0 2; height: auto; }
+    .settings-row { height: auto; }
     .settings-group { width: 1fr; height: auto; }
     .settings-group RadioSet { width: 100%; }
     """
