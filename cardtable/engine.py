@@ -370,6 +370,11 @@ class Match(ABC):
         self._trusted = (seat, moves, to_move)
         return list(moves)
 
+    def silent(self, move: Any) -> bool:
+        """Is ``move`` one the hand history does not write (kept in ``moves`` and saves all the same)?
+        Guiñote's declined exchange of the 7 is; by default no move is."""
+        return False
+
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
         """A move the hand history does not write because the next line implies it (Guiñote's declined
         exchange of the 7), as ``(seat, move)`` to apply before ``move`` by ``seat``; None by default."""

@@ -69,14 +69,17 @@ def test_events_are_the_log_without_its_moves(game):
     events = list(match.events)
     assert events == [r for r in match.log if r["type"] != "move"]
     moves = [r for r in match.log if r["type"] == "move"]
-    assert [(r["seat"], r["move"]) for r in moves] == [(s, m.to_json()) for s, m in match.moves]
+    # every move but the ones the history does not write (Guiñote's declined exchange)
+    assert [(r["seat"], r["move"]) for r in moves] == [(s, m.to_json()) for s, m in match.moves
+                                                        if not match.silent(m)]
     # the log keeps growing in order after it has been read once
     for _ in range(40):
         if match.to_move() is None:
             break
         match.apply(match.legal_moves()[0])
     assert [r for r in match.log if r["type"] != "move"] == match.events
-    assert len([r for r in match.log if r["type"] == "move"]) == len(match.moves)
+    assert len([r for r in match.log if r["type"] == "move"]) == len([m for _, m in match.moves
+                                                                      if not match.silent(m)])
 
 
 @pytest.mark.parametrize("game", ["guandan", "gongzhu", "guinote"])

@@ -12,8 +12,8 @@ from cardtable.games.guinote.state import (
     Claim,
     Exchange,
     GuinoteMatch,
-    KeepSeven,
     GuinoteOptions,
+    KeepSeven,
     Play,
     decode_move,
 )

@@ -2,7 +2,14 @@
 
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions
 from cardtable.saves import SaveStore
-from cardtable.ui.guinote import ClaimScreen, ExchangeScreen, GuinoteScreen, GuinoteSetup, MatchEndScreen, SummaryScreen
+from cardtable.ui.guinote import (
+    ClaimScreen,
+    ExchangeScreen,
+    GuinoteScreen,
+    GuinoteSetup,
+    MatchEndScreen,
+    SummaryScreen,
+)
 from cardtable.ui.widgets import HandView, TrickView
 from tests.ui_helpers import make_app, settle
 

@@ -5,8 +5,8 @@ short card notation, the neutral claim prompt, your own cantes and las últimas.
 import pytest
 
 from cardtable import games, i18n
-from cardtable.cards import SpanishCard, parse_spanish_card, spanish_deck
-from cardtable.games.guinote.state import Cante, Exchange, GuinoteOptions
+from cardtable.cards import parse_spanish_card, spanish_deck
+from cardtable.games.guinote.state import Cante, GuinoteOptions
 from cardtable.saves import SaveStore
 from cardtable.ui import guinote as ui
 from cardtable.ui.cardart import spanish_label
@@ -134,7 +134,7 @@ async def test_your_own_cantes_sit_on_your_plate(tmp_path):
         mine = [m for s, m in screen.match.moves if s == 0 and isinstance(m, Cante)]
         assert mine and screen.match.hand == 1
         suit = ui.suit_name(mine[0].suit)
-        assert f"You · " in trick_text(screen) and suit in trick_text(screen).split("You · ")[1]
+        assert "You · " in trick_text(screen) and suit in trick_text(screen).split("You · ")[1]
 
 
 # -- 6: refuse to arm what cannot happen

@@ -556,6 +556,9 @@ class GuinoteMatch(Match):
         self.moves.append((seat, move))      # saved, but no history line (see KeepSeven)
         self._apply(move, seat)
 
+    def silent(self, move: Any) -> bool:
+        return isinstance(move, KeepSeven)
+
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         return [move.to_json() for move in self.legal_moves(seat) if not isinstance(move, KeepSeven)]
 
