@@ -110,7 +110,7 @@ i18n.register(
         "gn_must_overtrump": "You must over-trump {card}.",
         "gn_must_trump": "You have no {lead}: you must trump ({suit}).",
         "gn_no_exchange": "The 7 of trumps can be exchanged only by the pair that just won one of the "
-                          "first four tricks.",
+                          "first four tricks, before the draw.",
         "gn_no_cante": "No cante in {suit} now.",
         "gn_no_claim": "You may claim only de vueltas, right after your pair wins a trick.",
         "gn_exchange_armed": "The exchange of the 7 is armed: it fires as soon as it is allowed.",
@@ -202,7 +202,7 @@ i18n.register(
         "gn_must_overtrump": "Tienes que montar {card} con un triunfo más alto.",
         "gn_must_trump": "No tienes {lead}: tienes que fallar ({suit}).",
         "gn_no_exchange": "El 7 de triunfo solo lo cambia la pareja que acaba de ganar una de las cuatro "
-                          "primeras bazas.",
+                          "primeras bazas, antes de robar.",
         "gn_no_cante": "Ahora no puedes cantar en {suit}.",
         "gn_no_claim": "Solo se anuncia de vueltas, justo después de que tu pareja gane una baza.",
         "gn_exchange_armed": "Cambio del 7 marcado: se hará en cuanto se pueda.",
