@@ -359,7 +359,7 @@ def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str, ne
 
     taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
     if news:
-        status = "\n".join([*news, status])
+        status = "\n".join([*news[-2:], status])    # the latest two fit the cross at 80×24
     widget.show_cross(slot, name, left=3, right=1, taker=taker, status=status)
 
 
