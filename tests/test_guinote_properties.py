@@ -1,6 +1,6 @@
 """Whole-match properties of Guiñote with hypothesis choosing seeds and legal moves."""
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable import games
@@ -138,6 +138,7 @@ def random_match(seed, data, limit=600):
     return match, list(read_records(out.getvalue().splitlines()))
 
 
+@settings(max_examples=max(1, settings.default.max_examples * 5 // 8))   # whole matches: lighter
 @given(seed=st.integers(0, 10 ** 6), data=st.data())
 def test_exchange_comes_before_the_draw_and_the_history_keeps_the_order(seed, data):
     """After a trick: the exchange (by the pair's holder of the 7, holding it before the draw), then the
@@ -145,7 +146,7 @@ def test_exchange_comes_before_the_draw_and_the_history_keeps_the_order(seed, da
     still replays."""
     from cardtable.history import replay
 
-    match, records = random_match(seed, data)
+    match, records = random_match(seed, data, limit=250)
     assert replay(records).log == match.log
     replayed = SPEC.match_type.replay(match.options, match.seed, match.moves)
     assert replayed.log == match.log
@@ -195,11 +196,12 @@ def test_the_exchange_decision_cannot_see_the_cards_to_draw(seed, data):
         assert SPEC.bot(level).choose(twin.view(seat)) == SPEC.bot(level).choose(match.view(seat))
 
 
+@settings(max_examples=max(1, settings.default.max_examples * 5 // 8))   # whole matches: lighter
 @given(seed=st.integers(0, 10 ** 6), data=st.data())
 def test_move_lists_of_version_0_1_still_replay(seed, data):
     """Saves of cardtable 0.1 have no declines and may hold the exchange after the window's cantes:
     they replay to the same match."""
-    match, _ = random_match(seed, data, limit=300)
+    match, _ = random_match(seed, data, limit=200)
     old: list = []
     held = None     # an exchange the old order makes later in its window
     for seat, move in match.moves:
