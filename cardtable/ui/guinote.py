@@ -413,7 +413,7 @@ class ClaimScreen(AnswerOnce):
         self.dismiss(value)
 
 
-class ExchangeScreen(ModalScreen[bool]):
+class ExchangeScreen(AnswerOnce):
     """Asked before the draw when the human holds the 7 of trumps and the pair has just won a trick:
     exchange it for the pinta or keep it. «Exchange» (what the hint and the CPU do) has the focus."""
 
