@@ -82,6 +82,9 @@ class KeepSeven:
     def to_json(self) -> dict[str, Any]:
         return {"keep": self.card.code}
 
+    def __str__(self) -> str:
+        return f"keep {self.card.code}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Cante:
@@ -125,7 +128,8 @@ def decode_move(data: Any) -> Move:
 
 
 def parse_move(text: str) -> Move:
-    """A move from its text form (``str(move)``): ``"12E"``, ``"exchange 7B"``, ``"cante O"``, ``"claim"``."""
+    """A move from its text form (``str(move)``): ``"12E"``, ``"exchange 7B"``, ``"keep 7B"``, ``"cante O"``,
+    ``"claim"``."""
     words = text.split() if isinstance(text, str) else []
     if words == ["claim"]:
         return Claim()
@@ -133,6 +137,8 @@ def parse_move(text: str) -> Move:
         return decode_move({"exchange": words[1]})
     if len(words) == 2 and words[0] == "cante":
         return decode_move({"cante": words[1]})
+    if len(words) == 2 and words[0] == "keep":
+        return decode_move({"keep": words[1]})
     if len(words) == 1:
         return Play.parse(words[0])
     raise MoveError(f"not a Guiñote move: {text!r} (write e.g. '12E', 'exchange 7B', 'cante O' or 'claim')")
