@@ -381,8 +381,9 @@ class Match(ABC):
         return None
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """The ``legal`` list of a history move line (the encoding of every legal move)."""
-        return [self.legal_entry(move) for move in self.legal_moves(seat)]
+        """The ``legal`` list of a history move line: the entry of every legal move the history writes
+        (a ``silent`` move has no line, so it is not listed either)."""
+        return [self.legal_entry(move) for move in self.legal_moves(seat) if not self.silent(move)]
 
     def legal_entry(self, move: Any) -> dict[str, Any]:
         """How ``move`` appears in a history ``legal`` list: its JSON encoding, unless the game lists

@@ -109,7 +109,7 @@ def replay(records: list[dict[str, Any]]) -> Match:
         except MoveError as exc:
             raise HistoryError(f"record {number}: {exc}") from None
         seat = record.get("seat")
-        implied = match.implied_move(seat, move)
+        implied = match.implied_move(seat, move) if isinstance(seat, int) else None
         if implied is not None:
             match.apply(implied[1], implied[0])
             pending = match.log[cursor:]

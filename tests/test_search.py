@@ -123,6 +123,52 @@ def test_guinote_world_shows_the_same_view(seed, steps, rng_seed):
         assert same_view(world.view(seat), view)
 
 
+def guinote_exchange_decisions(seeds, hands=1):
+    """Matches of `normal` bots stopped while a holder of the 7 of trumps decides on the exchange
+    (the draw waiting), one per seed when the first hands have one."""
+    bot = GUINOTE.bot("normal")
+    for seed in seeds:
+        match = GUINOTE.new_match(seed=seed)
+        while not match.is_over() and match.hand <= hands:
+            if match.view(0).deciding is not None:
+                yield match
+                break
+            seat, move = sim.next_cpu_move(match, lambda _: bot)
+            match.apply(move, seat)
+
+
+def test_guinote_worlds_show_the_same_view_while_the_seven_is_decided():
+    """During the exchange phase (before the draw) a world keeps the pending draw and the deciding
+    seat: every seat's world shows its view, the deciding seat holds the 7 of trumps in every world,
+    and the world plays on through the decision and the draw."""
+    positions = list(guinote_exchange_decisions(range(12), hands=2))
+    assert len(positions) >= 5
+    for n, match in enumerate(positions):
+        deciding = match.view(0).deciding
+        seven = next(m.card for m in match.legal_moves(deciding))
+        for seat in range(4):
+            view = match.view(seat)
+            for rng_seed in range(3):
+                world = gn_search.world(view, Rng(rng_seed * 7 + n))
+                assert same_view(world.view(seat), view), (n, seat)
+                assert seven in world.hands[deciding]
+                for move in world.legal_moves(deciding):
+                    after = world.clone()
+                    after.apply(move, deciding)
+                    assert after.view(seat).deciding is None
+                    assert after.view(seat).stock_count == view.stock_count - 4
+
+
+def test_guinote_hard_decides_the_exchange_legally():
+    """hard/expert at the exchange decision: a legal move (the `normal` rule, nothing to search)."""
+    for match in guinote_exchange_decisions(range(6)):
+        seat = match.view(0).deciding
+        view = match.view(seat)
+        move = gn_search.HardBot(SMALL).choose(view)
+        assert move in view.legal and move in match.legal_moves(seat)
+        assert move == GUINOTE.bot("normal").choose(view)
+
+
 @settings(max_examples=8)
 @given(seed=st.integers(0, 10 ** 6), steps=st.integers(0, 45))
 def test_guinote_hard_decision_depends_only_on_the_view(seed, steps):

@@ -120,3 +120,26 @@ def test_guinote_draw_is_a_floor():
     drawn_at = len(match.moves)
     assert undo_floor(match, 0) >= drawn_at
     assert undo_target(match, 0) is None or undo_target(match, 0) >= drawn_at
+
+
+def test_guinote_exchange_decision_is_a_floor_for_everyone():
+    """Deciding on the exchange of the 7 (exchange or keep, before the draw) is never taken back, by
+    any seat: the decision shows who held the 7, and the draw follows it."""
+    from cardtable.games.guinote.state import Exchange, KeepSeven
+
+    spec = games.get("guinote")
+    for seed in range(40):
+        match = spec.new_match(spec.options_type(), seed)
+        while match.to_move() is not None and match.hand == 1:
+            seat = match.to_move()
+            legal = match.legal_moves(seat)
+            if any(isinstance(m, KeepSeven) for m in legal):
+                match.apply(next(m for m in legal if isinstance(m, KeepSeven)), seat)
+                kept_at = len(match.moves)
+                assert not _plain(match.moves[-1][1])
+                for viewer in range(4):
+                    assert undo_floor(match, viewer) >= kept_at
+                assert take_back(match, seat) is None
+                return
+            match.apply(next(m for m in legal if not isinstance(m, Exchange)), seat)
+    raise AssertionError("no exchange decision in the first hand of 40 seeds")

@@ -3,16 +3,16 @@
 A partnership game: a play is rated for the pair — winning the hand counts most (the measure is hands
 won), the margin in points breaks ties between moves that win (or lose) equally often. Exchanges,
 cantes and claims stay with the `normal` rules (always exchange, sing the 40 first, claim exactly when
-past 100), which are already right.
+past 100), which are already right: the exchange decision (before the draw, `Exchange` or `KeepSeven`)
+is not searched, since exchanging a 7 for a counting pinta never loses anything the search could see.
 """
 
 from __future__ import annotations
 
 from cardtable import search
-from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.sampling import sample_world
-from cardtable.games.guinote.state import Exchange, GuinoteMatch, GuinoteView, Play
+from cardtable.games.guinote.state import GuinoteMatch, GuinoteView, Play
 from cardtable.rng import Rng
 from cardtable.tricks import team_of
 
@@ -39,7 +39,12 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.pinta_taker = view.pinta_taker
     match.exchange = view.exchange
     assert view.to_move is not None          # a world is built for a seat deciding
-    match.leader = view.trick[0][0] if view.trick else view.to_move
+    if view.trick:
+        match.leader = view.trick[0][0]
+    elif view.deciding is not None:         # the exchange phase: the trick winner leads after the draw
+        match.leader = view.winners[-1]
+    else:
+        match.leader = view.to_move
     match.trick = list(view.trick)
     match.tricks = list(view.tricks)
     match.winners = list(view.winners)
@@ -49,11 +54,10 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.window_singers = {seat for seat, _, _, after in match.cantes
                             if view.window_pair is not None and after == len(view.tricks)
                             and team_of(seat) == view.window_pair}
-    match.exchange_seat = None
-    if view.window_pair is not None and len(view.tricks) <= rules.PHASE1_TRICKS and not view.trick:
-        match.exchange_seat = match._exchange_candidate(view.window_pair)
-        if match.exchange_seat == view.seat and not any(isinstance(m, Exchange) for m in view.legal):
-            match.exchange_seat = None      # the 7 came in the draw after the trick: not this time
+    # The exchange of the 7 is a phase of its own before the draw: the deciding seat (public, and
+    # holding the 7 in every sampled world) and the draw that waits for it, of the trick just won.
+    match.exchange_seat = view.deciding
+    match.pending_draw = (view.winners[-1], len(view.tricks)) if view.deciding is not None else None
     match.vueltas = view.vueltas
     match.carry = tuple(view.carry)
     match._sort_hands()

@@ -527,11 +527,7 @@ class GuinoteMatch(Match):
         world = self.clone()
         hands, stock = sample_world(self.view(seat), rng)
         world.hands, world.stock = hands, stock
-        world._sort_hands()
-        # Who may exchange the 7 of trumps is hidden from the other seats: it stays open only to a seat
-        # that still holds the 7 in this world.
-        if self.exchange_seat is not None and rules_seven(self.trump) not in world.hands[self.exchange_seat]:
-            world.exchange_seat = None
+        world._sort_hands()       # the seat deciding on the exchange keeps the 7 (the sampler knows)
         return world
 
     def summary(self) -> str:
@@ -565,14 +561,12 @@ class GuinoteMatch(Match):
     def silent(self, move: Any) -> bool:
         return isinstance(move, KeepSeven)
 
-    def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
-        return [move.to_json() for move in self.legal_moves(seat) if not isinstance(move, KeepSeven)]
-
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
         """A history line that is not the pending exchange implies the holder of the 7 declined it."""
-        if self.pending_draw is None or (seat == self.exchange_seat and isinstance(move, Exchange)):
+        holder = self.exchange_seat
+        if self.pending_draw is None or holder is None or (seat == holder and isinstance(move, Exchange)):
             return None
-        return self.exchange_seat, KeepSeven(rules_seven(self.trump))
+        return holder, KeepSeven(rules_seven(self.trump))
 
     @classmethod
     def replay(cls, options: Options, seed: int, moves: Any) -> GuinoteMatch:
@@ -584,6 +578,7 @@ class GuinoteMatch(Match):
         try:
             return super().replay(options, seed, moves)
         except IllegalMove:
+            assert isinstance(options, GuinoteOptions)
             upgraded = upgrade_moves(options, seed, moves)
             if upgraded == moves:
                 raise
@@ -598,14 +593,14 @@ def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any
     out: list[tuple[int, Any]] = []
     rest = list(moves)
     while rest:
-        if match.pending_draw is not None:
+        holder = match.exchange_seat
+        if match.pending_draw is not None and holder is not None:
             seat, move = rest[0]
-            if not (seat == match.exchange_seat and isinstance(move, Exchange | KeepSeven)):
+            if not (seat == holder and isinstance(move, Exchange | KeepSeven)):
                 window = next((i for i, (_, m) in enumerate(rest) if isinstance(m, Play)), len(rest))
-                found = next((i for i in range(window) if rest[i][0] == match.exchange_seat
+                found = next((i for i in range(window) if rest[i][0] == holder
                               and isinstance(rest[i][1], Exchange)), None)
-                decision = rest.pop(found) if found is not None else \
-                    (match.exchange_seat, KeepSeven(rules_seven(match.trump)))
+                decision = rest.pop(found) if found is not None else (holder, KeepSeven(rules_seven(match.trump)))
                 rest.insert(0, decision)
         seat, move = rest.pop(0)
         if match.why_illegal(move, seat) is not None:
