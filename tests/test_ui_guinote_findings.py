@@ -61,20 +61,22 @@ async def test_status_line_names_the_card_in_full_when_your_turn_comes(tmp_path)
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_sentences_about_you_have_their_own_grammar(lang, language):
     lang(language)
-    card = ui.card_name(parse_spanish_card("12O"))
-    for key, params in (("gn_taken_by", {}), ("gn_exchanged", {}), ("gn_exchange_news", {"card": card})):
-        mine, theirs = ui.about(key, 0, **params), ui.about(key, 3, **params)
+    card = parse_spanish_card("12O")
+    for sentence in (ui.taken_by, ui.exchanged, lambda seat: ui.exchange_news(seat, card)):
+        mine, theirs = sentence(0), sentence(3)
         assert ui.seat_name(3) in theirs and mine != theirs
+    assert ui.exchange_news(0, card) == {"en": "You exchanged the 7 for the Rey of oros",
+                                         "es": "Cambiaste el 7 por el Rey de oros"}[language]
     assert ui.cante_sentence(0, 40, "O") == {"en": "You sing 40", "es": "Cantas las 40"}[language]
     assert ui.cante_sentence(3, 20, "C") == {"en": "Left sings 20 in copas",
                                              "es": "Izquierda canta las 20 en copas"}[language]
     assert ui.cante_sentence(1, 20, None) == {"en": "Right sings 20", "es": "Derecha canta las 20"}[language]
     if language == "es":
-        assert ui.about("gn_exchanged", 0) == "Cambiaste el 7" and ui.about("gn_taken_by", 0) == "la robaste tú"
-        for sentence in (ui.about("gn_exchanged", 0), ui.cante_sentence(0, 20, "B")):
+        assert ui.exchanged(0) == "Cambiaste el 7" and ui.taken_by(0) == "la robaste tú"
+        for sentence in (ui.exchanged(0), ui.cante_sentence(0, 20, "B")):
             assert "Tú cambió" not in sentence and "Tú canta" not in sentence
     else:
-        assert ui.about("gn_exchanged", 0) == "You exchanged the 7" and "You sings" not in ui.cante_sentence(0, 20, "B")
+        assert ui.exchanged(0) == "You exchanged the 7" and "You sings" not in ui.cante_sentence(0, 20, "B")
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

@@ -222,18 +222,30 @@ def seat_name(seat: int) -> str:
     return t(f"gn_seat_{seat}")
 
 
-def about(key: str, seat: int, **params: Any) -> str:
-    """A sentence about a seat: ``key_you`` when it is you (its own grammar), else ``key`` with the name."""
+def taken_by(seat: int) -> str:
+    """Who drew the pinta in the last round: «la robaste tú» / «la robó Izquierda» (each seat sentence has
+    its own key for you: its own grammar)."""
+    return t("gn_taken_by_you") if seat == HUMAN else t("gn_taken_by", name=seat_name(seat))
+
+
+def exchanged(seat: int) -> str:
+    return t("gn_exchanged_you") if seat == HUMAN else t("gn_exchanged", name=seat_name(seat))
+
+
+def exchange_news(seat: int, card: SpanishCard) -> str:
+    """«Cambiaste el 7 por la Sota de oros» / «Derecha cambió el 7 por el As de copas»."""
     if seat == HUMAN:
-        return t(f"{key}_you", **params)
-    return t(key, name=seat_name(seat), **params)
+        return t("gn_exchange_news_you", card=the_card(card))
+    return t("gn_exchange_news", name=seat_name(seat), card=the_card(card))
 
 
 def cante_sentence(seat: int, points: int, suit: str | None) -> str:
     """«Left sings 20 in copas», «You sing 40», «Izquierda canta las 20 en copas» (a hidden 20 has no suit;
     a 40 needs none: there is one trump)."""
     where = t("gn_sang_suit", suit=suit_name(suit)) if suit is not None and points == 20 else ""
-    return about("gn_sang", seat, points=points, suit=where)
+    if seat == HUMAN:
+        return t("gn_sang_you", points=points, suit=where)
+    return t("gn_sang", name=seat_name(seat), points=points, suit=where)
 
 
 def exchange_block_reason(view: GuinoteView) -> str | None:
@@ -262,8 +274,10 @@ def card_name(card: SpanishCard) -> str:
 def the_card(card: SpanishCard, to: bool = False) -> str:
     """The card's name with its article: «la Sota de oros», «el 7 de copas»; with ``to``, «a la Sota»,
     «al 7» (the Sota is the one feminine name)."""
-    key = ("gn_to_the" if to else "gn_the") + ("_f" if card.rank == rules.SOTA else "")
-    return t(key, card=card_name(card))
+    name = card_name(card)
+    if card.rank == rules.SOTA:
+        return t("gn_to_the_f", card=name) if to else t("gn_the_f", card=name)
+    return t("gn_to_the", card=name) if to else t("gn_the", card=name)
 
 
 def suit_text(suit: str) -> Text:
@@ -328,9 +342,9 @@ class TablePanel(Static):
         body.append_text(suit_text(view.trump))
         body.append(f"  {t('gn_stock', n=view.stock_count)}")
         if view.pinta_taker is not None:
-            body.append(f"\n{about('gn_taken_by', view.pinta_taker)}", style="dim")
+            body.append(f"\n{taken_by(view.pinta_taker)}", style="dim")
         elif view.exchange is not None:
-            body.append(f"\n{about('gn_exchanged', view.exchange[0])}", style="dim")
+            body.append(f"\n{exchanged(view.exchange[0])}", style="dim")
         elif armed:
             body.append(f"\n{t('gn_exchange_key')} · {t('gn_armed')}", style="bold reverse")
         self.update(body)
@@ -606,7 +620,7 @@ class GuinoteScreen(GameScreen):
         if isinstance(move, Exchange) and seat == HUMAN:
             self.armed_exchange = False
         if isinstance(move, Exchange) and not new_deal:
-            self.news.append(about("gn_exchange_news", seat, card=the_card(self.match.exchange[1])))
+            self.news.append(exchange_news(seat, self.match.exchange[1]))
         if isinstance(move, Cante):
             self.armed_cantes.discard(move.suit)
             if not new_deal:
@@ -748,7 +762,7 @@ class GuinoteScreen(GameScreen):
         params = dict(exc.params)
         if "card" in params:
             card = parse_spanish_card(params["card"])
-            params["card"] = the_card(card, to=exc.key in ("gn_must_beat", "gn_must_overtrump"))
+            params["card"] = the_card(card, to=exc.key == "gn_must_beat" or exc.key == "gn_must_overtrump")
         if "suit" in params:
             params["suit"] = suit_name(params["suit"])
         if exc.key == "gn_must_trump":
