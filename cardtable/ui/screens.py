@@ -106,7 +106,7 @@ class SettingsScreen(AnswerOnce):
         "undo": ("take_back", [("on", "on"), ("off", "off")]),
         "count_help": ("count_help", [(s, f"count_help_{s}") for s in COUNT_HELP]),
     }
-    ROWS = (("language", "card_style", "cpu_speed"), ("undo", "count_help"))
+    ROWS = (("language", "card_style", "cpu_speed"), ("undo",), ("count_help",))
 
     def compose(self) -> ComposeResult:
         settings = self.app.settings
