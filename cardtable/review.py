@@ -98,9 +98,15 @@ def review(match: Match, hand: int) -> HandReview:
     if end is None:
         raise NotReviewable(f"hand {hand} has not been played to its end")
     deal = next(r for r in match.events if r.get("type") == "deal" and r["hand"] == hand)
-    length = sum(1 for r in match.log if r.get("type") == "move" and r["hand"] == hand)
     replay, start = _at_deal(match, hand)
-    moves = match.moves[start:start + length]
+    # The hand's moves run up to the one that ends it (counted by replaying, not from the log's move
+    # lines: a silent move such as Guiñote's declined exchange has none).
+    probe, stop, mark = replay.clone(), start, len(replay.log)
+    while stop < len(match.moves) and not any(r.get("type") == "hand_end" for r in probe.log[mark:]):
+        mover, move = match.moves[stop]
+        probe.apply(move, mover)
+        stop += 1
+    moves = match.moves[start:stop]
     module = importlib.import_module(f"cardtable.games.{match.game}.review")
     steps = module.steps(replay, moves)
     return HandReview(match.game, hand, deal, end, tuple(steps), match.options)

@@ -202,3 +202,38 @@ def test_gongzhu_step_contents_for_a_known_deal():
         for seat in range(4):
             grew = Counter(step.score["taken"][seat]) - Counter(before.score["taken"][seat])
             assert grew == (Counter(c.code for c in step.gained) if seat == step.winner else Counter())
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_guinote_review_draws_after_the_exchange_decision(keep):
+    """The exchange of the 7 comes before the draw: the trick's step still lists the four draws (made
+    once the holder decided), an exchange among the moves after it, a declined one (silent) not."""
+    from cardtable.engine import next_auto_move
+    from cardtable.games.guinote.state import KeepSeven
+
+    spec = games.get("guinote")
+    bot = spec.bot("normal")
+    for seed in range(40):
+        match = spec.new_match(spec.options_type(), seed)
+        decided = None
+        while not finished_hands(match):
+            if match.view(0).deciding is not None and decided is None:
+                seat = match.view(0).deciding
+                kind = KeepSeven if keep else Exchange
+                move = next(m for m in match.legal_moves(seat) if isinstance(m, kind))
+                decided = (len(match.view(0).tricks), seat, move)
+                match.apply(move, seat)
+                continue
+            seat, move = next_auto_move(match, lambda _: bot)
+            match.apply(move, seat)
+        if decided is None or match.hand != 2:
+            continue
+        number, seat, move = decided
+        step = review(match, 1).steps[number]
+        assert [s for s, _ in step.draws] == [(step.winner + i) % 4 for i in range(4)]
+        assert ((seat, move) in step.after) is (not keep)
+        assert not any(isinstance(m, KeepSeven) for _, m in step.after)
+        if not keep and number == 4:
+            assert step.draws[-1][1] == move.card         # the last drawer takes the 7
+        return
+    raise AssertionError("no exchange decision in the first hand of 40 seeds")
