@@ -334,6 +334,9 @@ _WINDOWS = {length: [(start, tuple(_pos_rank(p) for p in range(start, start + le
                      for start in range(1, 16 - length)] for length in (2, 3, 5)}
 
 
+_WILD = {level: Card(level, "H") for level in RANKS}
+
+
 class _Hand:
     """A hand as counts (the generator's input) and, built only when a realisation is asked for, its
     cards by rank."""
@@ -342,20 +345,20 @@ class _Hand:
 
     def __init__(self, hand: Sequence[Card], level: int) -> None:
         counts = [0] * 17
-        masks = {"S": 0, "H": 0, "D": 0, "C": 0}
-        wilds: list[Card] = []
-        for card in hand:
-            rank, suit = card
-            if suit == "*":
-                counts[rank] += 1
-            elif rank == level and suit == "H":
-                wilds.append(card)
-            else:
-                counts[rank] += 1
-                masks[suit] |= 1 << rank
-        for suit, mask in masks.items():
+        masks = {"S": 0, "H": 0, "D": 0, "C": 0, "*": 0}     # "*": the jokers' (not used)
+        for rank, suit in hand:
+            counts[rank] += 1
+            masks[suit] |= 1 << rank
+        wild = _WILD[level]
+        w = hand.count(wild) if masks["H"] >> level & 1 else 0
+        if w:       # both hearts of the level rank are wilds: no natural card of that rank and suit
+            counts[level] -= w
+            masks["H"] ^= 1 << level
+        wilds = [wild] * w
+        for suit in FRENCH_SUITS:
+            mask = masks[suit]
             masks[suit] = mask | (mask >> 13 & 2)          # the Ace also sits at position 1
-        self.hand, self.level, self.counts, self.wilds, self.w = hand, level, counts, wilds, len(wilds)
+        self.hand, self.level, self.counts, self.wilds, self.w = hand, level, counts, wilds, w
         self.masks = masks
         self._by_rank: dict[int, list[Card]] | None = None
 
@@ -552,19 +555,38 @@ def _depths(h: _Hand) -> tuple[int, int, int]:
     return m1 | (m1 >> 13 & 2), m2 | (m2 >> 13 & 2), m3 | (m3 >> 13 & 2)
 
 
-def _sequence_forms(h: _Hand, depths: tuple[int, int, int], length: int, width: int, kind: str,
-                    sf_as_straight: bool, offer) -> None:
-    w = h.w
-    full = length * width
-    masks = depths[:width]
-    sequence = h.sequence
+_SEQUENCE_WINDOWS: dict[tuple, tuple[tuple[int, ...], ...]] = {}
+
+
+def _sequence_windows(key: tuple) -> tuple[tuple[int, ...], ...]:
+    """The windows of ``length`` ranks that ``width`` cards per rank can fill from the depth masks with at
+    most ``w`` wilds (remembered: a pure function of the masks)."""
+    masks, length, w = key
+    full = length * len(masks)
+    windows = []
     for start, window in _WINDOWS[length]:
         span = ((1 << length) - 1) << start
         used = full
         for mask in masks:
             used -= (mask & span).bit_count()
-        if used > w:
-            continue
+        if used <= w:
+            windows.append(window)
+    if len(_SEQUENCE_WINDOWS) > 50_000:
+        _SEQUENCE_WINDOWS.clear()
+    result = _SEQUENCE_WINDOWS[key] = tuple(windows)
+    return result
+
+
+def _sequence_forms(h: _Hand, depths: tuple[int, int, int], length: int, width: int, kind: str,
+                    sf_as_straight: bool, offer) -> None:
+    w = h.w
+    full = length * width
+    key = (depths[:width], length, w)
+    windows = _SEQUENCE_WINDOWS.get(key)
+    if windows is None:
+        windows = _sequence_windows(key)
+    sequence = h.sequence
+    for window in windows:
         top_rank = window[-1]
         if kind == "straight" and not sf_as_straight:
             build = _plain_straight(h, window)
@@ -587,33 +609,54 @@ def _plain_straight(h: _Hand, window: tuple[int, ...]):
     return (h.given, alternative[0], None)
 
 
+_SF_WINDOWS: dict[tuple[int, int, int], tuple[tuple[int, tuple[int, int]], ...]] = {}
+
+
+def _sf_windows(mask: int, need: int, level: int) -> tuple[tuple[int, tuple[int, int]], ...]:
+    """The windows of one suit's position mask holding at least ``need`` of their five cards, as
+    ``(start, (missing, cost))``: the cost of a realisation, the value of its natural cards plus 15 per
+    wild it needs (remembered: a pure function of a 15-bit mask, the need and the level)."""
+    windows = []
+    for (start, span), (_, ranks) in zip(_SF_SPANS, _WINDOWS[5], strict=True):
+        bits = mask & span
+        present = bits.bit_count()
+        if present >= need:
+            missing = 5 - present
+            cost = sum(value(r, level) for p, r in enumerate(ranks, start) if bits >> p & 1) + 15 * missing
+            windows.append((start, (missing, cost)))
+    if len(_SF_WINDOWS) > 50_000:
+        _SF_WINDOWS.clear()
+    result = _SF_WINDOWS[(mask, need, level)] = tuple(windows)
+    return result
+
+
 def _straight_flush_forms(h: _Hand, offer) -> None:
     """Straight flushes: for each window, the suit that needs the fewest wilds, then the cheapest cards
     (the first suit of ♠ ♥ ♦ ♣ on a tie)."""
     w, level, masks = h.w, h.level, h.masks
     need = 5 - w
-    found: dict[int, list[tuple[int, str, int]]] = {}        # start → [(missing, suit, bits)]
+    found: dict[int, list[tuple[tuple[int, int], str]]] = {}     # start → [((missing, cost), suit)]
     for suit in FRENCH_SUITS:
         mask = masks[suit]
         if mask.bit_count() < need:
             continue
-        for start, span in _SF_SPANS:
-            bits = mask & span
-            present = bits.bit_count()
-            if present >= need:
-                found.setdefault(start, []).append((5 - present, suit, bits))
+        windows = _SF_WINDOWS.get((mask, need, level))
+        if windows is None:
+            windows = _sf_windows(mask, need, level)
+        for start, score in windows:
+            found.setdefault(start, []).append((score, suit))
+    if not found:
+        return
     for start, window in _WINDOWS[5]:
         candidates = found.get(start)
         if candidates is None:
             continue
         suit = candidates[0][1]
         if len(candidates) > 1:
-            best = None
-            for missing, suit_, bits in candidates:
-                score = (missing, sum(value(r, level) for p, r in enumerate(window, start) if bits >> p & 1)
-                         + 15 * missing)
-                if best is None or score < best:
-                    best, suit = score, suit_
+            best = candidates[0][0]
+            for score, other in candidates:
+                if score < best:
+                    best, suit = score, other
         offer(("straight_flush", window[-1], 5, h.straight_flush, window, suit))
 
 

@@ -405,12 +405,13 @@ class GuandanMatch(Match):
             if kind == "tribute":
                 return self._offer(seat, [Tribute(c) for c in self.tribute_choices(seat)])
             return self._offer(seat, [Return(c) for c in self.return_choices(seat)])
-        top = self.top.form if self.top else None
-        moves: list[Move] = [Play.offered(form) for form in rules.play_forms(
-            self.hands[seat], self.level, top, self.options.straight_flush_as_straight)]
-        if self.top is not None:
+        top = self.top
+        offered = _OfferedPlay
+        moves: list[Move] = [offered(form) for form in rules.play_forms(  # type: ignore[misc]
+            self.hands[seat], self.level, top.form if top else None, self.options.straight_flush_as_straight)]
+        if top is not None:
             moves.append(Pass())
-        return self._offer(seat, moves)
+        return self._offer(seat, moves, True)
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
         out = []
