@@ -107,9 +107,8 @@ class NormalBot:
         worked out once per decision."""
         unseen = self._unseen(view)
         top_out = {"S": 0, "H": 0, "D": 0, "C": 0}         # the highest unseen rank of each suit
-        for c in unseen:
-            if c.rank > top_out[c.suit]:
-                top_out[c.suit] = c.rank
+        for rank, suit in sorted(unseen):                  # low to high: the last one of a suit stays
+            top_out[suit] = rank
         suits = [c.suit for c in view.hand]
         held = {suit: suits.count(suit) for suit in "SHDC"}
         sure_bonus = 16 if TRANSFORMER in view.taken[view.seat] else 8

@@ -376,7 +376,13 @@ class _Hand:
 
     # -- realisations (cards for one chosen form)
     def same_rank(self, rank: int, size: int) -> list[Card]:
-        naturals = self.by_rank.get(rank, [])[:size]
+        by_rank = self._by_rank
+        if by_rank is None:        # one rank only: no need to sort the whole hand by rank
+            wild = _WILD[self.level]
+            naturals = sorted([c for c in self.hand if c[0] == rank and c != wild],
+                              key=_SUIT_RANK_OF.__getitem__)[:size]
+        else:
+            naturals = by_rank.get(rank, [])[:size]
         return naturals + self.wilds[:size - len(naturals)]
 
     def jokers(self, rank: int | None, count: int) -> list[Card]:
@@ -436,14 +442,20 @@ def _beats_memo(top: Shape, level: int) -> dict[tuple, bool]:
     return memo
 
 
+def prepare_hand(hand: tuple[Card, ...], level: int) -> _Hand:
+    """The counts and masks :func:`play_forms` works from, for a hand that will not change (a tuple): a
+    caller that asks again for the same hand may pass them back (``prepared``)."""
+    return _Hand(hand, level)
+
+
 def play_forms(hand: Sequence[Card], level: int, top: Shape | None = None,
-               sf_as_straight: bool = True) -> list[PlayForm]:
+               sf_as_straight: bool = True, prepared: _Hand | None = None) -> list[PlayForm]:
     """Every form ``(type, key, size)`` ``hand`` can play (beating ``top`` when given), each once, as
     ``(type, key, size, build, a, b)`` where ``build(a, b)`` returns its realisation: the one spending the
     fewest wilds (then the cheapest cards). Forms come from rank counts alone; cards are built only for
     the play chosen. The order: non-bombs before bombs, by type (``TYPES``), then by strength (then
-    size)."""
-    h = _Hand(hand, level)
+    size). ``prepared``: :func:`prepare_hand` of this very hand and level, if the caller kept it."""
+    h = prepared if prepared is not None else _Hand(hand, level)
     counts, w = h.counts, h.w
     order = _VALUE_ORDER[level]
     out: list[PlayForm] = []

@@ -294,6 +294,8 @@ class GuandanMatch(Match):
         self.finished = False
         self.results: list[dict[str, Any]] = []
         self._checked: tuple[Play, Combo] | None = None
+        # Per seat: (its hand, the level, rules.prepare_hand of them) as legal_moves last worked them out.
+        self._prepared: list[tuple[tuple[Card, ...], int, Any] | None] = [None] * 4
         self._deal(previous=None)
 
     # -- dealing and the tribute plan
@@ -406,9 +408,17 @@ class GuandanMatch(Match):
                 return self._offer(seat, [Tribute(c) for c in self.tribute_choices(seat)])
             return self._offer(seat, [Return(c) for c in self.return_choices(seat)])
         top = self.top
+        hand = tuple(self.hands[seat])
+        level = self.level
+        kept = self._prepared[seat]          # a seat that passed asks again with the same hand
+        if kept is not None and kept[1] == level and kept[0] == hand:
+            prepared = kept[2]
+        else:
+            prepared = rules.prepare_hand(hand, level)
+            self._prepared[seat] = (hand, level, prepared)
         offered = _OfferedPlay
         moves: list[Move] = [offered(form) for form in rules.play_forms(  # type: ignore[misc]
-            self.hands[seat], self.level, top.form if top else None, self.options.straight_flush_as_straight)]
+            hand, level, top.form if top else None, self.options.straight_flush_as_straight, prepared)]
         if top is not None:
             moves.append(Pass())
         return self._offer(seat, moves, True)
@@ -514,8 +524,8 @@ class GuandanMatch(Match):
     def _advance(self, seat: int) -> None:
         assert self.top is not None          # called after a play or a pass, within a trick
         owner = self.top.seat
-        others = [s for s in self._active() if s != owner]
-        if set(others) <= self.passed:
+        hands, passed = self.hands, self.passed
+        if all(s == owner or s in passed or not hands[s] for s in range(4)):
             # The trick is over: its owner leads, or the partner if the owner is out (接风).
             leader = owner if self.hands[owner] else partner(owner)
             self.last_trick, self.last_winner, self.trick = tuple(self.trick), owner, []
@@ -579,6 +589,7 @@ class GuandanMatch(Match):
         twin.__dict__.update(self.__dict__)
         self._copy_base(twin)
         twin.results = list(self.results)
+        twin._prepared = list(self._prepared)
         twin.levels, twin.a_failures = list(self.levels), list(self.a_failures)
         twin.hands = [list(h) for h in self.hands]
         twin.finish, twin.passed, twin.actions = list(self.finish), set(self.passed), list(self.actions)
