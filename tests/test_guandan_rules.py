@@ -367,3 +367,62 @@ def test_sampled_worlds_keep_the_big_jokers_shown_against_the_tribute(finish, ho
         hands = sample_hands(view, Rng(rng_seed))
         for holder in match.anti_holders:
             assert hands[holder].count(BIG_JOKER) == match.hands[holder].count(BIG_JOKER) == 2 // holders
+
+
+# -- the generator's shortcuts (kept counts per seat, straight-flush suit choice)
+def _forms(moves):
+    return [(m.type, m.key, m.size, m.cards) for m in moves if isinstance(m, Play)]
+
+
+def _fresh(match, seat):
+    top = match.top.form if match.top else None
+    return [(kind, key, size, tuple(sorted(build(a, b)))) for kind, key, size, build, a, b in
+            rules.play_forms(list(match.hands[seat]), match.level, top, match.options.straight_flush_as_straight)]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_legal_plays_are_those_of_the_hand_held_now(seed):
+    """The counts a seat's hand was read into are kept while the hand is the same (a seat that passed asks
+    again): through tributes, returns, worlds with new hands and clones, the plays offered are always
+    those a fresh reading of the hand held now gives."""
+    from cardtable.rng import Rng
+
+    match = GuandanMatch(GuandanOptions(), seed)
+    rng = Rng(seed)
+    asked = 0
+    while not match.is_over() and match.hand <= 3:
+        seat = match.to_move()
+        moves = match.legal_moves()
+        if not match.pending:
+            assert _forms(moves) == _fresh(match, seat)
+            asked += 1
+            if asked % 7 == 0:          # a world: the other hands dealt again, same sizes
+                world = match.redeal_hidden((seat + 1) % 4, rng)
+                assert _forms(world.legal_moves()) == _fresh(world, seat)
+                twin = match.clone()
+                assert _forms(twin.legal_moves()) == _fresh(twin, seat)
+        match.apply(moves[rng.below(len(moves))])
+    assert asked > 300
+
+
+def test_straight_flush_suit_needing_fewest_wilds_then_cheapest_cards():
+    # Level 10: the wild is 10H. Window 3-7 in spades lacks the 7, in diamonds the 3: one wild each, and
+    # the diamonds' natural cards (4-7) are dearer than the spades' (3-6).
+    hand = C("3S 4S 5S 6S 4D 5D 6D 7D 10H")
+    sf = [form for form in rules.play_forms(hand, 10) if form[0] == "straight_flush" and form[1] == 7]
+    assert len(sf) == 1
+    cards = sf[0][3](sf[0][4], sf[0][5])
+    assert sorted(c for c in cards if c != parse_card("10H")) == sorted(C("3S 4S 5S 6S"))
+    # Swapped: now the spades' cards are the dearer ones, so diamonds make it though spades come first.
+    hand = C("4S 5S 6S 7S 3D 4D 5D 6D 10H")
+    sf = [form for form in rules.play_forms(hand, 10) if form[0] == "straight_flush" and form[1] == 7]
+    cards = sf[0][3](sf[0][4], sf[0][5])
+    assert sorted(c for c in cards if c != parse_card("10H")) == sorted(C("3D 4D 5D 6D"))
+    # Fewer wilds beat cheaper cards: a complete club run wins over spades needing a wild.
+    hand = C("3S 4S 5S 6S 3C 4C 5C 6C 7C 10H")
+    sf = [form for form in rules.play_forms(hand, 10) if form[0] == "straight_flush" and form[1] == 7]
+    assert {c.suit for c in sf[0][3](sf[0][4], sf[0][5])} == {"C"}
+    # Equal need and equal cards: the first suit of ♠ ♥ ♦ ♣.
+    hand = C("3D 4D 5D 6D 7D 3S 4S 5S 6S 7S")
+    sf = [form for form in rules.play_forms(hand, 10) if form[0] == "straight_flush" and form[1] == 7]
+    assert {c.suit for c in sf[0][3](sf[0][4], sf[0][5])} == {"S"}

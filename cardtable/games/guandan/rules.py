@@ -567,38 +567,19 @@ def _depths(h: _Hand) -> tuple[int, int, int]:
     return m1 | (m1 >> 13 & 2), m2 | (m2 >> 13 & 2), m3 | (m3 >> 13 & 2)
 
 
-_SEQUENCE_WINDOWS: dict[tuple, tuple[tuple[int, ...], ...]] = {}
-
-
-def _sequence_windows(key: tuple) -> tuple[tuple[int, ...], ...]:
-    """The windows of ``length`` ranks that ``width`` cards per rank can fill from the depth masks with at
-    most ``w`` wilds (remembered: a pure function of the masks)."""
-    masks, length, w = key
-    full = length * len(masks)
-    windows = []
+def _sequence_forms(h: _Hand, depths: tuple[int, int, int], length: int, width: int, kind: str,
+                    sf_as_straight: bool, offer) -> None:
+    w = h.w
+    full = length * width
+    masks = depths[:width]
+    sequence = h.sequence
     for start, window in _WINDOWS[length]:
         span = ((1 << length) - 1) << start
         used = full
         for mask in masks:
             used -= (mask & span).bit_count()
-        if used <= w:
-            windows.append(window)
-    if len(_SEQUENCE_WINDOWS) > 50_000:
-        _SEQUENCE_WINDOWS.clear()
-    result = _SEQUENCE_WINDOWS[key] = tuple(windows)
-    return result
-
-
-def _sequence_forms(h: _Hand, depths: tuple[int, int, int], length: int, width: int, kind: str,
-                    sf_as_straight: bool, offer) -> None:
-    w = h.w
-    full = length * width
-    key = (depths[:width], length, w)
-    windows = _SEQUENCE_WINDOWS.get(key)
-    if windows is None:
-        windows = _sequence_windows(key)
-    sequence = h.sequence
-    for window in windows:
+        if used > w:
+            continue
         top_rank = window[-1]
         if kind == "straight" and not sf_as_straight:
             build = _plain_straight(h, window)
@@ -621,25 +602,17 @@ def _plain_straight(h: _Hand, window: tuple[int, ...]):
     return (h.given, alternative[0], None)
 
 
-_SF_WINDOWS: dict[tuple[int, int, int], tuple[tuple[int, tuple[int, int]], ...]] = {}
+def _sf_costs(level: int) -> tuple[tuple[int, ...], ...]:
+    """Per window start, per pattern of its five positions held (bit i: position start + i): the value
+    of those natural cards at ``level``."""
+    table = []
+    for start, ranks in _WINDOWS[5]:
+        table.append(tuple(sum(value(ranks[i], level) for i in range(5) if pattern >> i & 1)
+                           for pattern in range(32)))
+    return tuple(table)
 
 
-def _sf_windows(mask: int, need: int, level: int) -> tuple[tuple[int, tuple[int, int]], ...]:
-    """The windows of one suit's position mask holding at least ``need`` of their five cards, as
-    ``(start, (missing, cost))``: the cost of a realisation, the value of its natural cards plus 15 per
-    wild it needs (remembered: a pure function of a 15-bit mask, the need and the level)."""
-    windows = []
-    for (start, span), (_, ranks) in zip(_SF_SPANS, _WINDOWS[5], strict=True):
-        bits = mask & span
-        present = bits.bit_count()
-        if present >= need:
-            missing = 5 - present
-            cost = sum(value(r, level) for p, r in enumerate(ranks, start) if bits >> p & 1) + 15 * missing
-            windows.append((start, (missing, cost)))
-    if len(_SF_WINDOWS) > 50_000:
-        _SF_WINDOWS.clear()
-    result = _SF_WINDOWS[(mask, need, level)] = tuple(windows)
-    return result
+_SF_COSTS = {level: _sf_costs(level) for level in RANKS}
 
 
 def _straight_flush_forms(h: _Hand, offer) -> None:
@@ -647,29 +620,26 @@ def _straight_flush_forms(h: _Hand, offer) -> None:
     (the first suit of ♠ ♥ ♦ ♣ on a tie)."""
     w, level, masks = h.w, h.level, h.masks
     need = 5 - w
-    found: dict[int, list[tuple[tuple[int, int], str]]] = {}     # start → [((missing, cost), suit)]
-    for suit in FRENCH_SUITS:
-        mask = masks[suit]
-        if mask.bit_count() < need:
-            continue
-        windows = _SF_WINDOWS.get((mask, need, level))
-        if windows is None:
-            windows = _sf_windows(mask, need, level)
-        for start, score in windows:
-            found.setdefault(start, []).append((score, suit))
-    if not found:
+    suits = [(suit, masks[suit]) for suit in FRENCH_SUITS if masks[suit].bit_count() >= need]
+    if not suits:
         return
-    for start, window in _WINDOWS[5]:
-        candidates = found.get(start)
-        if candidates is None:
-            continue
-        suit = candidates[0][1]
-        if len(candidates) > 1:
-            best = candidates[0][0]
-            for score, other in candidates:
-                if score < best:
-                    best, suit = score, other
-        offer(("straight_flush", window[-1], 5, h.straight_flush, window, suit))
+    costs = _SF_COSTS[level]
+    for (start, span), (_, window) in zip(_SF_SPANS, _WINDOWS[5], strict=True):
+        best = None                       # (suit, cards present, their bits, their cost or None)
+        for suit, mask in suits:
+            bits = mask & span
+            present = bits.bit_count()
+            if present < need:
+                continue
+            if best is None or present > best[1]:
+                best = (suit, present, bits, None)
+            elif present == best[1]:      # as few wilds: the cheaper natural cards win
+                table = costs[start - 1]
+                best_cost = best[3] if best[3] is not None else table[best[2] >> start & 31]
+                cost = table[bits >> start & 31]
+                best = (suit, present, bits, cost) if cost < best_cost else (*best[:3], best_cost)
+        if best is not None:
+            offer(("straight_flush", window[-1], 5, h.straight_flush, window, best[0]))
 
 
 def _spread(cards: list[Card], width: int, chosen: list[Card]) -> list[Card]:
