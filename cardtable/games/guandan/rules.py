@@ -625,7 +625,7 @@ def _straight_flush_forms(h: _Hand, offer) -> None:
         return
     costs = _SF_COSTS[level]
     for (start, span), (_, window) in zip(_SF_SPANS, _WINDOWS[5], strict=True):
-        best = None                       # (suit, cards present, their bits, their cost or None)
+        best: tuple[str, int, int, int | None] | None = None   # (suit, cards present, bits, cost or None)
         for suit, mask in suits:
             bits = mask & span
             present = bits.bit_count()
