@@ -291,7 +291,15 @@ async def _guinote_claim(pilot) -> None:
     pilot.app.push_screen(ClaimScreen(screen.match.view(HUMAN)))
 
 
+async def _slot_busy(pilot) -> None:
+    from cardtable.ui.screens import SlotBusyDialog
+
+    pilot.app.push_screen(SlotBusyDialog("guandan-20261201-053719"))
+
+
 register("statistics", None, lambda pilot: _press(pilot, "t"))
+register("slot busy", None, _slot_busy)
+register("guandan: keys", _guandan(), lambda pilot: _press(pilot, "question_mark"))
 register("rules from home", None, lambda pilot: _press(pilot, "r"))
 register("guinote: claim", _guinote(), _guinote_claim)
 
