@@ -71,7 +71,9 @@ def main() -> int:
                 lang = keyword.arg
                 strings = ast.literal_eval(keyword.value)
                 lines = moved.setdefault(lang, [])
-                lines.append(f"\n# ---------------------------------------------------------------- {module}")
+                label = "shared: the shell, dialogs, statistics" if module == "cardtable/i18n.py" else \
+                    f"used by {module}"
+                lines.append(f"\n# ---------------------------------------------------------------- {label}")
                 for key, text in strings.items():
                     if key in seen.setdefault(lang, set()):
                         raise SystemExit(f"{lang}: {key!r} registered twice")
