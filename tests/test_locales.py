@@ -183,9 +183,9 @@ async def test_settings_switch_to_chinese_with_the_keyboard(tmp_path, monkeypatc
         await settle(pilot)
         assert isinstance(app.screen, SettingsScreen)
         for _ in range(12):                        # from «OK» back to the language choices
-            await pilot.press("shift+tab")
             if app.focused is not None and app.focused.id == "set-language":
                 break
+            await pilot.press("shift+tab")
         assert app.focused.id == "set-language"
         await pilot.press("down", "down", "space", "ctrl+s")
         await settle(pilot)
