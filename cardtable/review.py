@@ -30,8 +30,9 @@ class Step:
     Play or Pass move), or at step 0 what was shown (Gong Zhu: the tuple of cards) or the tribute and
     return moves (Guandan). ``leader`` led the trick; ``winner`` won it (None at the deal, and for a
     Guandan round the hand ended in before it closed: its last player went out). ``after`` are the moves
-    made after the trick (Guiñote's exchange, cantes and claim); ``draws`` the cards drawn after it
-    (Guiñote), winner first. ``gained`` is what the trick scored: Gong Zhu the point cards taken,
+    made after the trick (Guiñote's exchange, cantes and claim); ``draws`` the cards that arrived in a
+    hand other than by a play, as ``(seat, card)``: Guiñote's draws after the trick, winner first;
+    Guandan's tribute and returned cards at step 0, in the order of ``plays``. ``gained`` is what the trick scored: Gong Zhu the point cards taken,
     Guiñote the card points per pair (with las diez de últimas). ``score`` is the running score after the
     step, in plain values (see each game's ``review`` module)."""
 

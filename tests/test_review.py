@@ -5,6 +5,7 @@ import io
 import json
 import random
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -53,7 +54,7 @@ def check_hand(match, record):
             cards = [what] if hasattr(what, "rank") else list(getattr(what, "cards", ()))
             assert not codes(cards) - codes(step.hands[seat])
         assert step.leader == step.plays[0][0]
-    for before, after in zip(steps[1:], steps[2:]):
+    for before, after in pairwise(steps[1:]):
         # the next trick starts from these hands less what was played, plus what was drawn
         expected = [codes(h) for h in before.hands]
         for seat, what in before.plays:
@@ -80,7 +81,7 @@ def check_gongzhu(match, record, rv):
     played = Counter(card.code for step in steps[1:] for card in step.cards_played)
     assert played == everything(steps[0].hands)               # all 52, once each
     assert len(played) == 52 and set(played.values()) == {1}
-    for before, after in zip(steps[1:], steps[2:]):
+    for before, after in pairwise(steps[1:]):
         assert after.leader == before.winner
     last = steps[-1].score
     assert last["hand"] == [line["hand"] for line in record["lines"]]
@@ -91,7 +92,7 @@ def check_gongzhu(match, record, rv):
 
 def check_guinote(match, record, rv):
     steps = rv.steps
-    for before, after in zip(steps[1:], steps[2:]):
+    for before, after in pairwise(steps[1:]):
         assert after.leader == before.winner
     tricks = steps[1:]
     played = Counter(card.code for step in tricks for card in step.cards_played)
@@ -117,6 +118,15 @@ def check_guandan(match, record, rv):
     steps = rv.steps
     assert all(isinstance(move, (Tribute, Return)) for _, move in steps[0].plays)
     assert len(steps[0].plays) == {"none": 0, "anti": 0, "single": 2, "double": 4}[rv.deal["tribute"]]
+    # each tribute or returned card goes from its mover to the seat named in draws
+    assert len(steps[0].draws) == len(steps[0].plays)
+    expected = [codes(h) for h in steps[0].hands]
+    for (seat, move), (taker, card) in zip(steps[0].plays, steps[0].draws):
+        assert card == move.card and taker != seat
+        expected[seat][card.code] -= 1
+        expected[taker][card.code] += 1
+    if len(steps) > 1:
+        assert [codes(h) for h in steps[1].hands] == expected
     # the cards dealt = the cards played + the cards left in hands at the end
     left = [codes(h) for h in steps[-1].hands]
     for seat, what in steps[-1].plays:
@@ -124,7 +134,7 @@ def check_guandan(match, record, rv):
     played = Counter(card.code for step in steps[1:] for card in step.cards_played)
     assert played + sum(left, Counter()) == everything(steps[0].hands)
     out = set()
-    for before, after in zip(steps[1:], steps[2:]):
+    for before, after in pairwise(steps[1:]):
         out = set(before.score["finish"])
         winner = before.winner
         assert winner is not None
@@ -198,7 +208,7 @@ def test_gongzhu_step_contents_for_a_known_deal():
     assert first.plays[0][1].code == "2C"
     assert any(c.code == "2C" for c in rv.steps[0].hands[first.leader])
     # each trick's taker gains exactly the point cards of the trick
-    for before, step in zip(rv.steps, rv.steps[1:]):
+    for before, step in pairwise(rv.steps):
         for seat in range(4):
             grew = Counter(step.score["taken"][seat]) - Counter(before.score["taken"][seat])
             assert grew == (Counter(c.code for c in step.gained) if seat == step.winner else Counter())

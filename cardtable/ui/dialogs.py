@@ -29,11 +29,13 @@ class ChoiceDialog(AnswerOnce):
 
 
 class HandEndDialog(ChoiceDialog):
-    """The results of a hand, with «Next hand» / «Continue later». Subclasses give the body."""
+    """The results of a hand, with «Review the hand» (v), «Continue later» and «Next hand» (focused),
+    and «Replay this deal» on d. Subclasses give the body."""
 
     BINDINGS = [Binding("n,enter", "choose('next')", "next_hand"),
                 Binding("escape", "choose('later')", "continue_later"),
-                Binding("d", "choose('replay')", "replay_deal")]
+                Binding("d", "choose('replay')", "replay_deal"),
+                Binding("v", "choose('review')", "review_hand")]
     AUTO_FOCUS = "#next"
 
     def __init__(self, title: str, match_over: bool) -> None:
@@ -50,8 +52,9 @@ class HandEndDialog(ChoiceDialog):
             yield Label(self.title_text, classes="dialog-title")
             yield from self.body()
             if not self.practice:
-                yield Label(t("replay_deal_hint"), classes="dialog-hint")
+                yield Label(t("review_hint"), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
+                yield Button(t("review_hand"), id="review")
                 if self.practice:
                     yield Button(t("practice_end"), id="next", variant="primary")
                 else:

@@ -169,6 +169,9 @@ class GameScreen(Screen):
             self.app.push_screen(dialog, callback=self._results_done)
 
     def _results_done(self, choice: str | None) -> None:
+        if choice == "review":
+            self.review_hand(self.pending_results["hand"])
+            return
         if self.practice:                # a practice deal is one deal: back to the real match
             self.dismiss(None)
             return
@@ -356,6 +359,15 @@ class GameScreen(Screen):
             return
         self.autosave()
         self.app.pop_screen()
+
+    # -- reviewing the hand just played
+    def review_hand(self, hand: int) -> None:
+        """Step through the hand just finished trick by trick; its results come back afterwards."""
+        from cardtable.review import review
+        from cardtable.ui.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(review(self.match, hand), self.style_name),
+                             callback=lambda _: self.show_results())
 
     # -- replaying a deal
     def replay_deal(self, hand: int) -> None:

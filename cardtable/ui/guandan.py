@@ -635,6 +635,18 @@ class ChooserScreen(AnswerOnce):
         self.dismiss(None)
 
 
+def rise_text(record: dict) -> Text:
+    """What a hand_end record means for the levels: «Us +2», «We pass the Aces!», «Them: no rise»."""
+    us = record["winner_team"] == 0
+    if record.get("match_won"):
+        rise = t("gd_pass_aces_us") if us else t("gd_pass_aces_them")
+    elif record["level_up"]:
+        rise = t("gd_rise", team=t("gd_us") if us else t("gd_them"), n=record["level_up"])
+    else:
+        rise = t("gd_no_rise_us") if us else t("gd_no_rise_them")
+    return Text(rise, style="bold green" if us else "bold red")
+
+
 class SummaryScreen(HandEndDialog):
     """The places and the levels after a hand."""
 
@@ -654,15 +666,8 @@ class SummaryScreen(HandEndDialog):
         out = min(finish.index(partner(finish[0])) + 1, 3)     # players out when the hand ended
         for index, seat in enumerate(finish):
             table.add_row(place_name(index if index < out else 3), seat_name(seat))
-        us = record["winner_team"] == 0
-        if record.get("match_won"):
-            rise = t("gd_pass_aces_us") if us else t("gd_pass_aces_them")
-        elif record["level_up"]:
-            rise = t("gd_rise", team=t("gd_us") if us else t("gd_them"), n=record["level_up"])
-        else:
-            rise = t("gd_no_rise_us") if us else t("gd_no_rise_them")
         yield Static(table)
-        yield Label(Text(rise, style="bold green" if us else "bold red"))
+        yield Label(rise_text(record))
         yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))
         if self.options.aces == "three_strikes":        # (the compulsory rule says «tournament» in the line)
             yield Label(t("gd_aces_rule_three"))

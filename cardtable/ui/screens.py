@@ -169,7 +169,8 @@ class SlotsScreen(Screen):
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "back"),
                 Binding("enter", "load", "load"),
-                Binding("delete,d", "delete", "delete")]
+                Binding("delete,d", "delete", "delete"),
+                Binding("v", "review", "review_a_hand")]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -218,6 +219,25 @@ class SlotsScreen(Screen):
             return
         self.app.pop_screen()
         self.app.resume(slot)
+
+    def action_review(self) -> None:
+        """A finished match: choose one of its hands and step through it (the slot is only read)."""
+        from cardtable.ui.review import HandPickerDialog
+
+        slot = self._current_slot()
+        if slot is None or not on_top(self):
+            return
+        shown = safetext.markup(slot, safetext.SHORT)
+        try:
+            match, data = self.app.store.load(slot)
+        except SaveError as exc:
+            self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.reason)), severity="error")
+            return
+        if not match.is_over():
+            self.notify(t("review_only_finished"), severity="warning")
+            return
+        title = t("review_pick_title", game=t(f"game_{data.game}"))
+        self.app.push_screen(HandPickerDialog(match, self.app.settings.card_style, title))
 
     def action_delete(self) -> None:
         slot = self._current_slot()

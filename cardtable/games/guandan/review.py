@@ -1,6 +1,7 @@
 """Guandan hand review: the deal with the tribute and its return, then each round of plays — a lead and
 the plays and passes after it until everyone else passes, or until the hand ends (see
-:mod:`cardtable.review`).
+:mod:`cardtable.review`). Step 0's ``plays`` are the tribute and return moves and its ``draws`` who
+received each of those cards, in the same order.
 
 ``score`` of each step: ``finish`` — the seats gone out so far, in order; after the last step the
 seats still holding cards follow, as in the hand_end record."""
@@ -28,7 +29,9 @@ def steps(match: GuandanMatch, moves: list[tuple[int, Any]]) -> list[Step]:
         match.apply(move, seat)
         tribute.append((seat, move))
         index += 1
-    out = [Step(0, dealt, match.leader, tuple(tribute), None, {"finish": []})]
+    # who received each tribute or returned card, in the order of the moves
+    received = tuple((taker, card) for _, _, taker, card in match.tribute_moves)
+    out = [Step(0, dealt, match.leader, tuple(tribute), None, {"finish": []}, draws=received)]
     plays: list[tuple[int, Any]] = []
     hands = _hands(match)
     for seat, move in moves[index:]:

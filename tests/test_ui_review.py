@@ -1,0 +1,235 @@
+"""The hand review screen: from a hand summary in each game and from the saved games list for a finished
+match; ←/→ step through the tricks, Home/End jump, Esc goes back; the buttons do the same."""
+
+import io
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+from cardtable import games
+from cardtable.engine import next_auto_move
+from cardtable.review import finished_hands, review
+from cardtable.saves import SaveStore
+from cardtable.ui.dialogs import HandEndDialog
+from cardtable.ui.gamescreen import GameScreen
+from cardtable.ui.review import HandPickerDialog, ReviewScreen
+from cardtable.ui.screens import SlotsScreen
+from tests.ui_helpers import make_app, settle
+
+PLAYERS = ["human", "cpu:easy", "cpu:easy", "cpu:easy"]
+
+
+def _before_the_last_human_move(game: str, seed: int):
+    """A match at the last move seat 0 makes in hand 1 (played by the easy CPU for everyone): the CPU
+    players answer the same in the app, so one more move by you ends the hand. Returns the match there
+    and that move."""
+    spec = games.get(game)
+    bot = spec.bot("easy")
+    full = spec.new_match(spec.options_type(), seed)
+    while not finished_hands(full):
+        seat, move = next_auto_move(full, lambda _: bot)
+        full.apply(move, seat)
+    last = max(i for i, (seat, _) in enumerate(full.moves) if seat == 0)
+    match = spec.match_type.replay(full.options, full.seed, full.moves[:last])
+    return match, full.moves[last][1], full
+
+
+def text_of(screen, selector: str) -> str:
+    """What a Static of the screen shows, as plain text (a Rich table rendered at the screen's width)."""
+    content = screen.query_one(selector).content
+    if isinstance(content, Text):
+        return content.plain
+    console = Console(width=78, record=True, file=io.StringIO())
+    console.print(content)
+    return console.export_text()
+
+
+async def _summary(pilot, app, move):
+    """Make your last move of the hand; the CPU players finish it and its results come up."""
+    table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+    assert table.play(move, 0)
+    for _ in range(60):
+        await settle(pilot)
+        if isinstance(app.screen, HandEndDialog):
+            break
+    assert isinstance(app.screen, HandEndDialog)
+    return table
+
+
+@pytest.mark.parametrize("game,seed", [("gongzhu", 3), ("guinote", 5), ("guandan", 2)])
+async def test_review_steps_through_the_hand_from_the_summary(tmp_path, game, seed):
+    match, move, full = _before_the_last_human_move(game, seed)
+    SaveStore(tmp_path / "saves").save("hand", match, PLAYERS)
+    app = make_app(tmp_path, launch=("continue", "hand"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = await _summary(pilot, app, move)
+        assert app.screen.focused.id == "next"                # the safe forward choice keeps the focus
+        expected = review(full, 1)
+        assert table.match.log[: len(full.log)] == full.log[: len(table.match.log)]
+        await pilot.press("v")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.index == 0
+        assert text_of(screen, "#review-heading").startswith("The deal")
+        deal_hands = text_of(screen, "#review-hands")
+        await pilot.press("left")                              # nothing before the deal
+        await settle(pilot)
+        assert screen.index == 0
+        await pilot.press("right")
+        await settle(pilot)
+        step = expected.steps[1]
+        assert screen.index == 1 and screen.step == step
+        heading = text_of(screen, "#review-heading")
+        assert heading.startswith(f"Trick 1 of {len(expected.steps) - 1}")
+        winner_name = screen.renderer.seat_name(step.winner) if step.winner is not None else None
+        if winner_name:
+            assert winner_name in heading or ("You" in heading and step.winner == 0)
+        plays = text_of(screen, "#review-plays")
+        for seat, _ in step.plays:
+            assert screen.renderer.seat_name(seat) in plays
+        if game != "guandan":      # the tricks' cards, each labelled as the game draws it
+            for _, card in step.plays:
+                assert screen.renderer.card(card).plain in plays
+        hands_1 = text_of(screen, "#review-hands")
+        for seat in range(4):                                  # every hand as it was at the trick's start
+            row = next(line for line in hands_1.splitlines() if line.startswith(screen.renderer.seat_name(seat)))
+            if game != "guandan":
+                assert " ".join(screen.renderer.card(c).plain for c in step.hands[seat]) in row
+        await pilot.press("right")
+        await settle(pilot)
+        assert screen.index == 2 and text_of(screen, "#review-hands") != hands_1   # cards have left the hands
+        await pilot.press("end")
+        await settle(pilot)
+        last = len(expected.steps) - 1
+        assert screen.index == last
+        score = text_of(screen, "#review-score")
+        assert "End of the hand" in score
+        record = expected.end
+        if game == "gongzhu":
+            for seat, line in enumerate(record["lines"]):
+                assert f"{line['hand']:+5d}" in score.splitlines()[seat + 1]
+        elif game == "guinote":
+            assert f"= {record['totals'][0]}" in score and f"= {record['totals'][1]}" in score
+        else:
+            assert ("+" in score) or ("no rise" in score) or ("Aces" in score)
+        assert screen.query_one("#review-next").disabled and screen.query_one("#review-last").disabled
+        await pilot.press("right")
+        await settle(pilot)
+        assert screen.index == last                            # nothing after the last trick
+        await pilot.press("home")
+        await settle(pilot)
+        assert screen.index == 0 and text_of(screen, "#review-hands") == deal_hands
+        await pilot.click("#review-next")                      # the mouse does the same
+        await settle(pilot)
+        assert screen.index == 1
+        await pilot.click("#review-last")
+        await settle(pilot)
+        assert screen.index == last
+        await pilot.click("#review-previous")
+        await settle(pilot)
+        assert screen.index == last - 1
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HandEndDialog)           # back to the hand's results
+        assert app.screen.focused.id == "next"
+        await pilot.click("#review")                           # the button opens it too
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.click("#review-back")
+        await settle(pilot)
+        assert isinstance(app.screen, HandEndDialog)
+
+
+def _finished_match(game: str, seed: int):
+    spec = games.get(game)
+    options = spec.options_type(target=500, max_hands=2) if game == "gongzhu" else spec.options_type()
+    match = spec.new_match(options, seed)
+    bot = spec.bot("easy")
+    while not match.is_over():
+        seat, move = next_auto_move(match, lambda _: bot)
+        match.apply(move, seat)
+    return match
+
+
+async def test_review_a_hand_of_a_finished_match_from_the_saves_list(tmp_path):
+    finished = _finished_match("gongzhu", 6)
+    store = SaveStore(tmp_path / "saves")
+    store.save("done", finished, PLAYERS)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, SlotsScreen)
+        await pilot.press("v")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, HandPickerDialog)
+        hands = finished_hands(finished)
+        assert [r["hand"] for r in picker.records] == [r["hand"] for r in hands] == [1, 2]
+        await pilot.press("up")                                # from the last hand to the first
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.review.hand == 1
+        assert screen.review == review(finished, 1)
+        await pilot.press("end")
+        await settle(pilot)
+        assert screen.index == 13
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is picker                            # choose another hand
+        await pilot.press("down")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen) and app.screen.review.hand == 2
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SlotsScreen)
+        assert (tmp_path / "saves" / "done.json").read_bytes() == store.path("done").read_bytes()
+
+
+async def test_an_unfinished_match_is_not_reviewed_from_the_list(tmp_path):
+    match, _move, _full = _before_the_last_human_move("guinote", 5)
+    SaveStore(tmp_path / "saves").save("going", match, PLAYERS)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        assert isinstance(app.screen, SlotsScreen)
+        assert any("finished match" in str(n.message) for n in app._notifications)
+
+
+# ---------------------------------------------------------------- how it looks (80×24)
+SNAPSHOT_STEPS = {"gongzhu": 4, "guinote": 3, "guandan": 1}
+
+
+@pytest.mark.parametrize("game,seed,lang", [("gongzhu", 3, "en"), ("guinote", 5, "es"), ("guandan", 2, "en")])
+def test_review_snapshot(snap_compare, tmp_path, game, seed, lang):
+    """A trick in the middle of the hand: the four hands with this trick's cards marked, the trick in
+    order, what it scored and the score so far; the buttons and the footer keys."""
+    match, move, _full = _before_the_last_human_move(game, seed)
+    SaveStore(tmp_path / "saves").save("hand", match, PLAYERS)
+
+    async def run_before(pilot):
+        await settle(pilot)
+        table = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
+        table.play(move, 0)
+        for _ in range(60):
+            await settle(pilot)
+            if isinstance(pilot.app.screen, HandEndDialog):
+                break
+        await pilot.press("v")
+        await settle(pilot)
+        for _ in range(SNAPSHOT_STEPS[game]):
+            await pilot.press("right")
+        await settle(pilot)
+
+    assert snap_compare(make_app(tmp_path, launch=("continue", "hand"), lang=lang), terminal_size=(80, 24),
+                        run_before=run_before)
