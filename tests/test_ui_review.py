@@ -233,3 +233,36 @@ def test_review_snapshot(snap_compare, tmp_path, game, seed, lang):
 
     assert snap_compare(make_app(tmp_path, launch=("continue", "hand"), lang=lang), terminal_size=(80, 24),
                         run_before=run_before)
+
+
+@pytest.mark.parametrize("game,seed", [("gongzhu", 3), ("guinote", 5), ("guandan", 2)])
+def test_the_cards_of_each_step_are_marked_in_the_hands(game, seed):
+    """In the hands as they were, the cards each seat plays in the step are drawn reversed (at the deal:
+    the cards shown in Gong Zhu, the tribute and the return in Guandan)."""
+    from cardtable.ui.review import RENDERERS
+
+    _match, _move, full = _before_the_last_human_move(game, seed)
+    rv = review(full, 1)
+    renderer = RENDERERS[game](rv, "colour")
+    for step in rv.steps:
+        for seat in range(4):
+            text = renderer.cards(step.hands[seat], renderer.played_by(step, seat))
+            marked = sorted(text.plain[span.start:span.end] for span in text.spans
+                            if getattr(span.style, "reverse", False))
+            expected = []
+            for mover, what in step.plays:
+                if mover != seat:
+                    continue
+                if hasattr(what, "rank"):
+                    expected.append(what)
+                elif hasattr(what, "cards"):
+                    expected.extend(what.cards)
+                elif hasattr(what, "card"):
+                    expected.append(what.card)
+                elif isinstance(what, tuple):
+                    expected.extend(what)
+            assert marked == sorted(renderer.card(card).plain for card in expected), (step.number, seat)
+            if step.number:       # in a trick, whoever played (not passed) has its cards marked
+                played = any(m == seat and not (hasattr(w, "to_json") and "pass" in w.to_json())
+                             for m, w in step.plays)
+                assert bool(marked) == played

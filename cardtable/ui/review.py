@@ -80,12 +80,20 @@ class Renderer:
     sides = 4                 # the winner line is green when it is you (or your pair: 2)
 
     def played_by(self, step: Step, seat: int) -> list[Any]:
+        """The cards marked in ``seat``'s hand: those it plays in this step (at the deal: the cards it
+        shows, or gives as tribute or return)."""
         out: list[Any] = []
-        if step.number == 0:
-            return out
         for mover, what in step.plays:
-            if mover == seat:
-                out.extend(what.cards if hasattr(what, "cards") else [what] if hasattr(what, "rank") else [])
+            if mover != seat:
+                continue
+            if hasattr(what, "rank"):                   # a card (cards are named tuples: first)
+                out.append(what)
+            elif hasattr(what, "cards"):                # Guandan: a play
+                out.extend(what.cards)
+            elif hasattr(what, "card"):                 # Guandan: a tribute or a return
+                out.append(what.card)
+            elif isinstance(what, tuple):               # Gong Zhu: the cards shown
+                out.extend(what)
         return out
 
     def hands(self, step: Step) -> Table:
