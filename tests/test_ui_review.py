@@ -170,8 +170,9 @@ async def test_review_a_hand_of_a_finished_match_from_the_saves_list(tmp_path):
         hands = finished_hands(finished)
         assert [r["hand"] for r in picker.records] == [r["hand"] for r in hands] == [1, 2]
         await pilot.press("up")                                # from the last hand to the first
-        await pilot.press("enter")
+        await pilot.press("enter", "enter")                    # (a second Enter typed ahead opens nothing more)
         await settle(pilot)
+        assert [type(s) for s in app.screen_stack].count(ReviewScreen) == 1
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.review.hand == 1
         assert screen.review == review(finished, 1)

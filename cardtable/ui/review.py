@@ -556,8 +556,10 @@ class HandPickerDialog(AnswerOnce):
             option_list.highlighted = len(self.records) - 1      # the last hand, where the match ended
             option_list.focus()
 
+    _opening = False        # a review is being opened or is open: a second Enter typed ahead waits
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.app.screen is not self:
+        if self.app.screen is not self or self._opening:
             return
         self.open_review(int(event.option.id or 0))
 
@@ -569,7 +571,11 @@ class HandPickerDialog(AnswerOnce):
         except NotReviewable as exc:
             self.notify(t("review_cannot", reason=safetext.markup(str(exc))), severity="error")
             return
-        self.app.push_screen(ReviewScreen(result, self.style))
+        self._opening = True
+        self.app.push_screen(ReviewScreen(result, self.style), callback=self._review_closed)
+
+    def _review_closed(self, _result: Any) -> None:
+        self._opening = False
 
     def action_close(self) -> None:
         self.dismiss(None)
