@@ -362,12 +362,17 @@ class GameScreen(Screen):
 
     # -- reviewing the hand just played
     def review_hand(self, hand: int) -> None:
-        """Step through the hand just finished trick by trick; its results come back afterwards."""
+        """Step through the hand just finished trick by trick; its results come back afterwards. The
+        review replays the match up to that hand: in a thread, over a copy of the match."""
+        self.run_worker(self._open_review(self.match.clone(), hand), group="review", exclusive=True)
+
+    async def _open_review(self, match: Match, hand: int) -> None:
         from cardtable.review import review
         from cardtable.ui.review import ReviewScreen
 
-        self.app.push_screen(ReviewScreen(review(self.match, hand), self.style_name),
-                             callback=lambda _: self.show_results())
+        result = await asyncio.to_thread(review, match, hand)
+        if self.is_mounted:
+            self.app.push_screen(ReviewScreen(result, self.style_name), callback=lambda _: self.show_results())
 
     # -- replaying a deal
     def replay_deal(self, hand: int) -> None:

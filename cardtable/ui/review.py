@@ -564,14 +564,23 @@ class HandPickerDialog(AnswerOnce):
         self.open_review(int(event.option.id or 0))
 
     def open_review(self, hand: int) -> None:
+        """Review hand ``hand``: the replay runs in a thread (a long match takes a moment)."""
+        self._opening = True
+        self.run_worker(self._open(hand), group="review", exclusive=True)
+
+    async def _open(self, hand: int) -> None:
+        import asyncio
+
         from cardtable.review import NotReviewable, review
 
         try:
-            result = review(self.match, hand)
+            result = await asyncio.to_thread(review, self.match, hand)
         except NotReviewable as exc:
+            self._opening = False
             self.notify(t("review_cannot", reason=safetext.markup(str(exc))), severity="error")
             return
-        self._opening = True
+        if not self.is_mounted:
+            return
         self.app.push_screen(ReviewScreen(result, self.style), callback=self._review_closed)
 
     def _review_closed(self, _result: Any) -> None:
