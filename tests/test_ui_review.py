@@ -267,3 +267,25 @@ def test_the_cards_of_each_step_are_marked_in_the_hands(game, seed):
                 played = any(m == seat and not (hasattr(w, "to_json") and "pass" in w.to_json())
                              for m, w in step.plays)
                 assert bool(marked) == played
+
+
+@pytest.mark.parametrize("game,seed", [("gongzhu", 3), ("guinote", 5), ("guandan", 2)])
+async def test_ascii_card_style_draws_the_review_in_latin_1(tmp_path, game, seed):
+    """The ASCII card style is for terminals that mis-measure symbols: the review's cards, arrows, marks
+    and buttons stay within Latin-1 there (the «·» separator is Latin-1)."""
+    _match, _move, full = _before_the_last_human_move(game, seed)
+    app = make_app(tmp_path, card_style="ascii")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = ReviewScreen(review(full, 1), "ascii")
+        app.push_screen(screen)
+        await settle(pilot)
+        for index in range(len(screen.review.steps)):
+            screen.go(index)
+            await pilot.pause()
+            shown = "".join(text_of(screen, f"#review-{part}")
+                            for part in ("heading", "hands", "plays", "notes", "score"))
+            shown += "".join(str(button.label) for button in screen.query("Button"))
+            # (the en dash of the game's own words, «Tube A–3», is text the tables use in ASCII mode too)
+            odd = {ch for ch in shown if ord(ch) >= 256} - {"–"}
+            assert not odd, sorted(odd)

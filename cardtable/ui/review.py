@@ -26,6 +26,13 @@ from cardtable.ui.guard import AnswerOnce
 
 YOU = 0
 NAME_WIDTH = 10
+# Symbols, and their ASCII stand-ins for terminals that mis-measure anything else (the ASCII card style).
+SYMBOLS = {"then": ("  →  ", "  ->  "), "out": ("★", "*"), "none": ("—", "-"),
+           "first": ("⏮", "|<"), "previous": ("◀", "<"), "next": ("▶", ">"), "last": ("⏭", ">|")}
+
+
+def symbol(name: str, style: str) -> str:
+    return SYMBOLS[name][1 if style == "ascii" else 0]
 
 
 # ---------------------------------------------------------------- per-game drawing
@@ -104,7 +111,7 @@ class Renderer:
         for seat in range(4):
             cards = step.hands[seat]
             grid.add_row(Text(self.seat_name(seat)[:NAME_WIDTH - 1], style="bold"),
-                         self.cards(cards, self.played_by(step, seat)) if cards else Text("—", style="dim"))
+                         self.cards(cards, self.played_by(step, seat)) if cards else Text(symbol("none", self.style), style="dim"))
         return grid
 
     def plays(self, step: Step) -> Text:
@@ -112,7 +119,7 @@ class Renderer:
         text = Text()
         for index, (seat, card) in enumerate(step.plays):
             if index:
-                text.append("  →  ", style="dim")
+                text.append(symbol("then", self.style), style="dim")
             text.append(f"{self.seat_name(seat)} ", style="bold" if seat == step.winner else "")
             text.append_text(self.card(card, selected=seat == step.winner))
         return text
@@ -363,7 +370,7 @@ class GuandanRenderer(Renderer):
             text.append_text(self.play_text(move))
             if self.went_out_here(step, seat, index):
                 place = step.score["finish"].index(seat)
-                text.append(f"  ★ {t('review_gd_went_out', name=self.seat_name(seat), place=t(f'gd_place_{place + 1}'))}",
+                text.append(f"  {symbol('out', self.style)} {t('review_gd_went_out', name=self.seat_name(seat), place=t(f'gd_place_{place + 1}'))}",
                             style="bold yellow")
         flush()
         return text
@@ -449,10 +456,11 @@ class ReviewScreen(Screen):
             yield Static(id="review-notes")
             yield Static(id="review-score")
         with Horizontal(id="review-buttons"):
-            yield Button(f"⏮ {t('review_first')}", id="review-first", compact=True)
-            yield Button(f"◀ {t('review_previous')}", id="review-previous", compact=True)
-            yield Button(f"{t('review_next')} ▶", id="review-next", compact=True)
-            yield Button(f"{t('review_last')} ⏭", id="review-last", compact=True)
+            style = self.renderer.style
+            yield Button(f"{symbol('first', style)} {t('review_first')}", id="review-first", compact=True)
+            yield Button(f"{symbol('previous', style)} {t('review_previous')}", id="review-previous", compact=True)
+            yield Button(f"{t('review_next')} {symbol('next', style)}", id="review-next", compact=True)
+            yield Button(f"{t('review_last')} {symbol('last', style)}", id="review-last", compact=True)
             yield Button(t("back"), id="review-back", compact=True)
         yield Footer()
 
