@@ -187,7 +187,9 @@ async def test_review_a_hand_of_a_finished_match_from_the_saves_list(tmp_path):
         await settle(pilot)
         assert isinstance(app.screen, ReviewScreen) and app.screen.review.hand == 2
         await pilot.press("escape")
-        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is picker
+        await pilot.click("#picker-back")                      # the mouse way back
         await settle(pilot)
         assert isinstance(app.screen, SlotsScreen)
         assert (tmp_path / "saves" / "done.json").read_bytes() == store.path("done").read_bytes()

@@ -556,6 +556,12 @@ class HandPickerDialog(AnswerOnce):
                                                   result=hand_result(self.match.game, r))), id=str(r["hand"]))
                                    for r in self.records), id="review-hands-list")
             yield Label(t("review_pick_hint"), classes="dialog-hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("back"), id="picker-back")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "picker-back":
+            self.action_close()
 
     def on_mount(self) -> None:
         translate_bindings(self)
