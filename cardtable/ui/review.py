@@ -237,6 +237,12 @@ class GuinoteRenderer(Renderer):
         text.append(f"{t('gn_us') if side == 0 else t('gn_them')} +{step.gained[side]}")
         if step.number == 10:
             text.append(f"  ({t('review_gn_ultimas')})", style="italic")
+        # In the order of the table: an exchange of the 7 (before the draw), the draw, cantes, a claim.
+        exchanges = [(seat, move) for seat, move in step.after if "exchange" in move.to_json()]
+        for seat, _move in exchanges:       # the 7 goes to the pinta's place: the pinta was still the deal's
+            text.append("\n")
+            text.append_text(self.filled(t("review_gn_exchange", name=self.seat_name(seat), card="\1"),
+                                         parse_spanish_card(self.review.deal["pinta"])))
         if step.draws:
             text.append(f"\n{t('review_gn_draws')}: ", style="bold")
             for index, (seat, card) in enumerate(step.draws):
@@ -247,18 +253,16 @@ class GuinoteRenderer(Renderer):
         for seat, move in step.after:
             data = move.to_json()
             name = self.seat_name(seat)
-            text.append("\n")
-            if "exchange" in data:        # the 7 goes to the pinta's place: the pinta was still the deal's
-                text.append_text(self.filled(t("review_gn_exchange", name=name, card="\1"),
-                                             parse_spanish_card(self.review.deal["pinta"])))
-            elif "cante" in data:
+            if "cante" in data:
                 points = rules.cante_value(move.suit, self.review.deal["pinta"][-1])
+                text.append("\n")
                 text.append(t("review_gn_cante", name=name, points=points, suit=suit_name(move.suit)),
                             style="bold")
             elif "claim" in data:
                 claim = self.review.end.get("claim") or {}
                 said = t("review_gn_claim_right", name=name) if claim.get("right") else \
                     t("review_gn_claim_wrong", name=name)
+                text.append("\n")
                 text.append(said, style="bold")
         return text
 
