@@ -291,3 +291,25 @@ async def test_ascii_card_style_draws_the_review_in_latin_1(tmp_path, game, seed
             # (the en dash of the game's own words, «Tube A–3», is text the tables use in ASCII mode too)
             odd = {ch for ch in shown if ord(ch) >= 256} - {"–"}
             assert not odd, sorted(odd)
+
+
+def test_the_review_of_a_game_never_opened_in_this_process_has_its_words():
+    """From the saved games list no table of the game may have been opened yet (its module registers
+    its strings): the hand list and the review still show words, never catalogue keys."""
+    import subprocess
+    import sys
+
+    script = (
+        "from tests.test_ui_review import _finished_match\n"
+        "from cardtable.review import finished_hands, review\n"
+        "from cardtable.ui.review import RENDERERS, hand_result\n"
+        "m = _finished_match('guinote', 6)\n"
+        "rows = [hand_result('guinote', r) for r in finished_hands(m)]\n"
+        "rv = review(m, 1)\n"
+        "r = RENDERERS['guinote'](rv, 'colour')\n"
+        "texts = [r.heading(s).plain + r.notes(s).plain + r.score(s).plain for s in rv.steps]\n"
+        "print('\\n'.join(rows + texts))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent)).stdout
+    assert "win" in out or "Nobody" in out
+    assert "gn_" not in out and "review_" not in out

@@ -6,6 +6,7 @@ renderer for its cards, names and score lines."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from rich.table import Table
@@ -43,6 +44,7 @@ class Renderer:
     def __init__(self, review: HandReview, style: str) -> None:
         self.review = review
         self.style = style
+        load_strings(review.game)
 
     def seat_name(self, seat: int) -> str:
         raise NotImplementedError
@@ -516,8 +518,15 @@ class ReviewScreen(Screen):
 
 
 # ---------------------------------------------------------------- choosing a hand of a saved match
+def load_strings(game: str) -> None:
+    """The game's table registers its strings (names, «takes the trick»…) when imported: the review
+    may be opened from the saved games list before any table of that game was."""
+    importlib.import_module(f"cardtable.ui.{game}")
+
+
 def hand_result(game: str, record: dict[str, Any]) -> str:
     """A short line for a finished hand in the hand list."""
+    load_strings(game)
     if game == "gongzhu":
         from cardtable.ui.gongzhu import seat_name
 
