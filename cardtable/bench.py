@@ -214,10 +214,18 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
     from cardtable import games
 
     names = list(games.games())
-    if what not in ("all", "startup", "memory", *names):
-        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory or one of {', '.join(names)}",
-              file=sys.stderr)
+    if what not in ("all", "startup", "memory", "decisions", *names):
+        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory, decisions or one of "
+              f"{', '.join(names)}", file=sys.stderr)
         return 2
+    if what == "decisions":
+        for game in names:
+            for level in SEARCH_LEVELS:
+                if level in games.get(game).bots:
+                    wall, cpu = search_decision_times(game, level, 60 if level == "hard" else 20)
+                    print(f"{game:8} {level:7} one decision ({len(wall)} positions): wall {describe_times(wall)}; "
+                          f"CPU {describe_times(cpu)}", flush=True)
+        return 0
     if what == "memory":
         samples = ui_memory(table, memory_hands)
         for played, rss, widgets in samples:
