@@ -105,6 +105,29 @@ def _clearly_better(better: list[float], other: list[float], z: float) -> bool:
     return mean > z * (variance / n) ** 0.5
 
 
+def compare(view: Any, better: Any, other: Any, world: Callable[[Any, Rng], Match],
+            policy: Callable[[int], Any], value: Callable[[dict, Any, int], float], budget: Budget,
+            moves_left: int) -> tuple[float, float]:
+    """How much ``better`` beats ``other`` for ``view.seat``: (mean, standard error) of their paired
+    difference in return, both played in the same worlds (the play checker's measure of a mistake).
+    Deterministic like :func:`choose` (its own stream from the view's seed)."""
+    rng = Rng(mix(view.bot_seed, 0xC4EC))
+    worlds = max(2, budget.playouts(moves_left) // 2)
+    diffs = []
+    for _ in range(worlds):
+        base = world(view, rng)
+        pair = []
+        for move in (better, other):
+            match = base.clone()
+            match.apply(move, view.seat)
+            record = play_out(match, policy)
+            pair.append(value(record, match, view.seat) if record is not None else 0.0)
+        diffs.append(pair[0] - pair[1])
+    mean = sum(diffs) / len(diffs)
+    variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean, (variance / len(diffs)) ** 0.5
+
+
 def _records(match: Match) -> list[dict]:
     """The match's deal/hand_end/match_end records: its ``events`` where the engine keeps them apart
     from the move records, else its history log."""

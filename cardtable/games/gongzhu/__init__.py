@@ -1,6 +1,7 @@
 """Gong Zhu (拱猪): four players each on their own, avoid the Pig and the hearts, catch the Goat."""
 
 from cardtable.games import GameSpec
+from cardtable.games.gongzhu import advice
 from cardtable.games.gongzhu.bots import BOTS
 from cardtable.games.gongzhu.search import ExpertBot, HardBot
 from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuOptions
@@ -20,5 +21,6 @@ SPEC = GameSpec(
     score_label="points per hand",
     ui="cardtable.ui.gongzhu:GongZhuScreen",
     rules_package="cardtable.games.gongzhu",
+    advice=advice,
     partnerships=False,
 )

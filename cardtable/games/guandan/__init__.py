@@ -1,6 +1,7 @@
 """Guandan (掼蛋): two partnerships climb the levels from 2 to beyond the Aces."""
 
 from cardtable.games import GameSpec
+from cardtable.games.guandan import advice
 from cardtable.games.guandan.bots import BOTS
 from cardtable.games.guandan.search import ExpertBot, HardBot
 from cardtable.games.guandan.state import GuandanMatch, GuandanOptions
@@ -51,6 +52,7 @@ SPEC = GameSpec(
     score_label="share of deals won by the team",
     ui="cardtable.ui.guandan:GuandanScreen",
     rules_package="cardtable.games.guandan",
+    advice=advice,
     partnerships=True,
     extra_bench=bench_move_generation,
 )

@@ -1,6 +1,7 @@
 """Guiñote: the Aragonese tute for two pairs — pass 100 with tricks, cantes and las diez de últimas."""
 
 from cardtable.games import GameSpec
+from cardtable.games.guinote import advice
 from cardtable.games.guinote.bots import BOTS
 from cardtable.games.guinote.search import ExpertBot, HardBot
 from cardtable.games.guinote.state import GuinoteMatch, GuinoteOptions
@@ -22,5 +23,6 @@ SPEC = GameSpec(
     score_label="share of hands won by the pair",
     ui="cardtable.ui.guinote:GuinoteScreen",
     rules_package="cardtable.games.guinote",
+    advice=advice,
     partnerships=True,
 )

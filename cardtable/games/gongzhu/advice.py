@@ -1,0 +1,132 @@
+"""Gong Zhu hints and play checker (see cardtable.hints): the `hard` search's play, explained from the
+view (the trick, the suit led, the Pig still out, who takes what), and the plays it rates clearly worse.
+
+The unit is the seat's own expected points for the hand; a play is flagged when it costs more than
+:data:`CHECK_THRESHOLD` points on average (and more than 1.5 standard errors of the paired measure).
+"""
+
+from __future__ import annotations
+
+from cardtable import hints, search
+from cardtable.games.gongzhu import rules
+from cardtable.games.gongzhu.bots import NormalBot
+from cardtable.games.gongzhu.rules import HEART_ACE, PIG, TRANSFORMER
+from cardtable.games.gongzhu.search import DEFAULT_BUDGET, HardBot, hand_points, world
+from cardtable.games.gongzhu.state import GongZhuView, Play, Show
+from cardtable.i18n import register
+
+CHECK_THRESHOLD = 20.0                     # expected points
+CHECK_BUDGET = DEFAULT_BUDGET.scaled(0.5)  # the checker runs beside the CPU: half a hard decision
+COST_KEY = "gz_check_cost"
+GAIN_KEY = "gz_hint_gain"
+
+register(
+    en={
+        "gz_why_lead_low": "leads low in {suit}",
+        "gz_why_lead_void": "leads your last {suit}: you will be void in it",
+        "gz_why_lead": "leads {card}",
+        "gz_why_dump_pig": "gives the Pig away: you have no {suit}",
+        "gz_why_dump": "gets rid of {card}: you have no {suit}",
+        "gz_why_discard": "discards {card}: you have no {suit}",
+        "gz_why_take_clean": "takes a clean trick: you play last",
+        "gz_why_take_last": "takes it: you play last, nothing worse can come",
+        "gz_why_take": "takes the trick with {card}",
+        "gz_why_pig_under": "drops the Pig under {top}",
+        "gz_why_duck_pig": "stays under {top}: keeps {card} while the Pig is out",
+        "gz_why_duck": "ducks under {top}, keeps {card}",
+        "gz_why_under": "plays under {top}",
+        "gz_why_forced": "your only legal card",
+        "gz_why_show": "show {cards}: whoever takes them pays double",
+        "gz_why_show_none": "nothing is worth showing",
+        "gz_hint_gain": "+{gain} points vs {other}",
+        "gz_check_cost": "The CPU would have played {move}: −{cost} points expected",
+    },
+    es={
+        "gz_why_lead_low": "sale con una baja de {suit}",
+        "gz_why_lead_void": "sale con tu último {suit}: te quedas sin ese palo",
+        "gz_why_lead": "sale con {card}",
+        "gz_why_dump_pig": "se quita el Cerdo: no tienes {suit}",
+        "gz_why_dump": "se quita {card}: no tienes {suit}",
+        "gz_why_discard": "descarta {card}: no tienes {suit}",
+        "gz_why_take_clean": "gana una baza limpia: juegas el último",
+        "gz_why_take_last": "la gana: juegas el último, no puede llegar nada peor",
+        "gz_why_take": "gana la baza con {card}",
+        "gz_why_pig_under": "suelta el Cerdo por debajo de {top}",
+        "gz_why_duck_pig": "se queda por debajo de {top}: guarda {card} mientras el Cerdo siga fuera",
+        "gz_why_duck": "se queda por debajo de {top}, guarda {card}",
+        "gz_why_under": "juega por debajo de {top}",
+        "gz_why_forced": "tu única carta posible",
+        "gz_why_show": "muestra {cards}: quien se las lleve paga el doble",
+        "gz_why_show_none": "no merece la pena mostrar nada",
+        "gz_hint_gain": "+{gain} puntos frente a {other}",
+        "gz_check_cost": "La CPU habría jugado {move}: −{cost} puntos de media",
+    },
+)
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def explain(view: GongZhuView, move: Play | Show) -> hints.Reason:
+    """Why ``move`` (a play) is good here, from what the view shows."""
+    if isinstance(move, Show):
+        return hints.Reason.of("gz_why_show", cards=move.cards) if move.cards else hints.Reason.of("gz_why_show_none")
+    card = move.card
+    if len(view.legal) <= 1:
+        return hints.Reason.of("gz_why_forced")
+    same = [c for c in view.hand if c.suit == card.suit]
+    if not view.trick:
+        if len(same) == 1:
+            return hints.Reason.of("gz_why_lead_void", suit=SUITS[card.suit])
+        if all(c.rank >= card.rank for c in same):
+            return hints.Reason.of("gz_why_lead_low", suit=SUITS[card.suit])
+        return hints.Reason.of("gz_why_lead", card=card)
+    lead = view.trick[0][1].suit
+    top = view.trick[rules.trick_winner_index(view.trick)][1]
+    if card.suit != lead:
+        if card == PIG:
+            return hints.Reason.of("gz_why_dump_pig", suit=SUITS[lead])
+        if card in (HEART_ACE, TRANSFORMER) or rules.heart_value(card) < 0:
+            return hints.Reason.of("gz_why_dump", card=card, suit=SUITS[lead])
+        return hints.Reason.of("gz_why_discard", card=card, suit=SUITS[lead])
+    if card.rank > top.rank:
+        if len(view.trick) == 3:
+            trick = [c for _, c in view.trick] + [card]
+            if not any(rules.is_point_card(c) for c in trick):
+                return hints.Reason.of("gz_why_take_clean")
+            return hints.Reason.of("gz_why_take_last")
+        return hints.Reason.of("gz_why_take", card=card)
+    if card == PIG:
+        return hints.Reason.of("gz_why_pig_under", top=top)
+    higher = [c for c in same if c.rank > top.rank]
+    if higher:
+        kept = max(higher, key=lambda c: c.rank)
+        if lead == "S" and PIG in view.unseen and kept.rank > PIG.rank:
+            return hints.Reason.of("gz_why_duck_pig", top=top, card=kept)
+        return hints.Reason.of("gz_why_duck", top=top, card=kept)
+    return hints.Reason.of("gz_why_under", top=top)
+
+
+def hint(view: GongZhuView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hint:
+    """What `hard` plays here, and why."""
+    evaluation = HardBot(budget).evaluate(view)
+    other, gain = hints.runner_up(evaluation)
+    move = evaluation.move
+    return hints.Hint(move, explain(view, move), gain, other, evaluation)
+
+
+def check(view: GongZhuView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
+    """A flag when ``move`` (the seat's real play, legal in ``view``) is clearly worse than the search's
+    choice; never for a forced move or in the showing phase."""
+    if view.phase != "play" or len(view.legal) <= 1:
+        return None
+    better = HardBot(budget).evaluate(view).move
+    if better == move:
+        return None
+    policy = NormalBot()
+    paired = search.compare(view, better, move, world, lambda _seat: policy, hand_points, budget, sum(view.counts))
+    return hints.flag_of(view.hand_number, move, better, paired, CHECK_THRESHOLD)
+
+
+def amount(value: float) -> str:
+    """An expected number of points as the hint and the checker write it."""
+    return f"{abs(value):.0f}"

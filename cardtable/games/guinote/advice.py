@@ -1,0 +1,145 @@
+"""Guiñote hints and play checker (see cardtable.hints): the `hard` search's play, explained from the
+view (who is winning the trick, its points, trumps in hand and out), and the plays it rates clearly
+worse. Exchanges, cantes and claims are hinted as the `normal` rules choose them (the search keeps them).
+
+The unit is the pair's expected result for the hand (+1 won, −1 lost, plus a small point-margin term);
+a player reads it as a chance of winning the hand: a cost of 0.1 is about 5 % less chance. A play is
+flagged when it costs more than :data:`CHECK_THRESHOLD` (≈ 7.5 %) and more than 1.5 standard errors.
+"""
+
+from __future__ import annotations
+
+from cardtable import hints, search
+from cardtable.games.guinote import rules
+from cardtable.games.guinote.bots import NormalBot
+from cardtable.games.guinote.search import DEFAULT_BUDGET, HardBot, pair_result, world
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, Play
+from cardtable.i18n import register
+from cardtable.tricks import team_of
+
+CHECK_THRESHOLD = 0.15                     # expected result of the hand (≈ 7.5 % chance of winning it)
+CHECK_BUDGET = DEFAULT_BUDGET.scaled(0.5)  # the checker runs beside the CPU: half a hard decision
+COST_KEY = "gn_check_cost"
+GAIN_KEY = "gn_hint_gain"
+
+register(
+    en={
+        "gn_why_forced": "your only legal card",
+        "gn_why_exchange": "the 7 of trumps is worth less than the pinta",
+        "gn_why_cante": "sing while your pair may: {points} points",
+        "gn_why_claim": "your pair is past 100",
+        "gn_why_take_lead": "takes the trick and the lead",
+        "gn_why_draw_trumps": "draws trumps: you hold {cards}",
+        "gn_why_lead_trump": "leads a trump",
+        "gn_why_lead_master": "only a trump can beat it",
+        "gn_why_lead_low": "leads a card worth nothing",
+        "gn_why_lead": "leads {card}",
+        "gn_why_load": "your partner is winning: adds {points} points",
+        "gn_why_partner": "your partner is winning: keeps your good cards",
+        "gn_why_over_partner": "takes it over your partner",
+        "gn_why_trump_in": "trumps in: takes {points} points",
+        "gn_why_take": "takes the trick: {points} points",
+        "gn_why_lost": "the trick is lost: gives the least",
+        "gn_why_give": "the trick is lost: gives {card}",
+        "gn_hint_gain": "+{gain} % chance vs {other}",
+        "gn_check_cost": "The CPU would have played {move}: −{cost} % chance of winning the hand",
+    },
+    es={
+        "gn_why_forced": "tu única carta posible",
+        "gn_why_exchange": "el 7 de triunfo vale menos que la pinta",
+        "gn_why_cante": "canta mientras tu pareja puede: {points} puntos",
+        "gn_why_claim": "tu pareja ya pasa de 100",
+        "gn_why_take_lead": "gana la baza y la salida",
+        "gn_why_draw_trumps": "arrastra: tienes {cards}",
+        "gn_why_lead_trump": "sale con triunfo",
+        "gn_why_lead_master": "solo un triunfo la gana",
+        "gn_why_lead_low": "sale con una carta que no vale nada",
+        "gn_why_lead": "sale con {card}",
+        "gn_why_load": "tu compañero va ganando: carga {points} puntos",
+        "gn_why_partner": "tu compañero va ganando: guarda tus buenas cartas",
+        "gn_why_over_partner": "la gana por encima de tu compañero",
+        "gn_why_trump_in": "fallas: te llevas {points} puntos",
+        "gn_why_take": "gana la baza: {points} puntos",
+        "gn_why_lost": "la baza está perdida: da lo mínimo",
+        "gn_why_give": "la baza está perdida: da {card}",
+        "gn_hint_gain": "+{gain} % de ganar frente a {other}",
+        "gn_check_cost": "La CPU habría jugado {move}: −{cost} % de ganar la mano",
+    },
+)
+
+
+def _unseen(view: GuinoteView) -> set:
+    return NormalBot._unseen(view)
+
+
+def explain(view: GuinoteView, move) -> hints.Reason:
+    """Why ``move`` (a play) is good here, from what the view shows."""
+    if isinstance(move, Exchange):
+        return hints.Reason.of("gn_why_exchange")
+    if isinstance(move, Cante):
+        return hints.Reason.of("gn_why_cante", points=40 if move.suit == view.trump else 20)
+    if isinstance(move, Claim):
+        return hints.Reason.of("gn_why_claim")
+    if not isinstance(move, Play):
+        return hints.Reason.of("gn_why_forced")
+    card, trump = move.card, view.trump
+    plays = [m for m in view.legal if isinstance(m, Play)]
+    if len(plays) <= 1:
+        return hints.Reason.of("gn_why_forced")
+    if not view.trick:
+        if card.suit == trump:
+            big = sorted((c for c in view.hand if c.suit == trump and rules.points(c) >= 4),
+                         key=rules.strength, reverse=True)
+            if big:
+                return hints.Reason.of("gn_why_draw_trumps", cards=tuple(big))
+            return hints.Reason.of("gn_why_lead_trump")
+        unseen = _unseen(view)
+        if not any(c.suit == card.suit and rules.strength(c) > rules.strength(card) for c in unseen):
+            return hints.Reason.of("gn_why_lead_master")
+        if rules.points(card) == 0:
+            return hints.Reason.of("gn_why_lead_low")
+        return hints.Reason.of("gn_why_lead", card=card)
+    seat, top = view.trick[rules.winner_index(view.trick, trump)]
+    points = sum(rules.points(c) for _, c in view.trick) + rules.points(card)
+    takes = rules.beats(card, top, trump)
+    if team_of(seat) == team_of(view.seat):
+        if takes:
+            return hints.Reason.of("gn_why_over_partner")
+        if rules.points(card) > 0:
+            return hints.Reason.of("gn_why_load", points=rules.points(card))
+        return hints.Reason.of("gn_why_partner")
+    if takes:
+        led = view.trick[0][1].suit
+        if card.suit == trump and led != trump:
+            return hints.Reason.of("gn_why_trump_in", points=points)
+        return hints.Reason.of("gn_why_take", points=points) if points else hints.Reason.of("gn_why_take_lead")
+    if rules.points(card) == 0:
+        return hints.Reason.of("gn_why_lost")
+    return hints.Reason.of("gn_why_give", card=card)
+
+
+def hint(view: GuinoteView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hint:
+    """What `hard` does here (a play, or `normal`'s exchange/cante/claim), and why."""
+    evaluation = HardBot(budget).evaluate(view)
+    other, gain = hints.runner_up(evaluation)
+    move = evaluation.move
+    return hints.Hint(move, explain(view, move), gain, other, evaluation)
+
+
+def check(view: GuinoteView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
+    """A flag when the play ``move`` is clearly worse than the search's; never for a forced play, nor
+    for exchanges, cantes and claims."""
+    if not isinstance(move, Play) or sum(isinstance(m, Play) for m in view.legal) <= 1:
+        return None
+    better = HardBot(budget).evaluate(view).move
+    if better == move or not isinstance(better, Play):
+        return None
+    policy = NormalBot()
+    paired = search.compare(view, better, move, world, lambda _seat: policy, pair_result, budget,
+                            sum(view.counts) + view.stock_count)
+    return hints.flag_of(view.hand_number, move, better, paired, CHECK_THRESHOLD)
+
+
+def amount(value: float) -> str:
+    """An expected result as a chance of winning the hand, in percent (±1 per hand: half of it)."""
+    return f"{abs(value) * 50:.0f}"
