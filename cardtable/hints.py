@@ -66,6 +66,15 @@ def runner_up(evaluation: Evaluation) -> tuple[Any, float | None]:
     return move, table[evaluation.move] - score
 
 
+def searched(evaluation: Evaluation | None) -> Reason | None:
+    """The search's own reason, where the game's knowledge has nothing sharper: the best of how many
+    moves over how many sampled deals (None without a real search)."""
+    if evaluation is None or evaluation.playouts == 0 or len(evaluation.scores) < 2:
+        return None
+    return Reason.of("why_searched", n=len(evaluation.scores),
+                     deals=max(1, evaluation.playouts // len(evaluation.scores)))
+
+
 def flag_of(hand: int, played: Any, better: Any, paired: tuple[float, float], threshold: float,
             z: float = 1.5) -> Flag | None:
     """A flag when the paired cost is above ``threshold`` and above ``z`` standard errors (noise

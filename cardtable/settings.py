@@ -13,6 +13,7 @@ from cardtable.saves import atomic_write
 CARD_STYLES = ("colour", "four", "ascii")
 CPU_SPEEDS = {"slow": 0.9, "normal": 0.45, "fast": 0.15, "instant": 0.0}
 COUNT_HELP = ("off", "on")        # Guiñote: the table adds up your pair's points de vueltas
+CHECKER_CHOICES = ("auto", "on", "off")
 MAX_SETTINGS_BYTES = 64 * 1024
 
 
@@ -23,6 +24,7 @@ class Settings:
     cpu_speed: str = "normal"
     undo: str = "on"                     # «on»: a player may take moves back (the match counts apart)
     count_help: str = "off"
+    checker: str = "auto"                # the play checker: «auto» at easy/normal tables, «on», «off»
 
     @property
     def cpu_delay(self) -> float:
@@ -59,6 +61,8 @@ def load_settings(path: Path | None = None) -> Settings:
         settings.undo = data["undo"]
     if data.get("count_help") in COUNT_HELP:
         settings.count_help = data["count_help"]
+    if data.get("checker") in CHECKER_CHOICES:
+        settings.checker = data["checker"]
     return settings
 
 

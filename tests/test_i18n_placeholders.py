@@ -63,7 +63,7 @@ def _uses() -> list[tuple[str, int, ast.expr, set[str] | None]]:
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else \
                 node.func.attr if isinstance(node.func, ast.Attribute) else ""
-            if name == "t" and node.args:
+            if (name == "t" or _is_reason(node)) and node.args:
                 key = node.args[0]
             elif name == "IllegalMove" and len(node.args) >= 2:
                 key = node.args[1]
@@ -76,6 +76,16 @@ def _uses() -> list[tuple[str, int, ast.expr, set[str] | None]]:
 
 
 _REFUSALS: set[int] = set()
+
+
+def _is_reason(call: ast.Call) -> bool:
+    """``Reason.of("key", **params)`` (cardtable.hints): a reason's key with the parameters it is rendered with."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "of"):
+        return False
+    owner = func.value
+    return (isinstance(owner, ast.Name) and owner.id == "Reason") or \
+        (isinstance(owner, ast.Attribute) and owner.attr == "Reason")
 
 
 def _is_refusal(key: ast.expr) -> bool:
@@ -137,7 +147,7 @@ def test_keys_with_placeholders_are_only_used_where_they_are_filled():
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else \
                     node.func.attr if isinstance(node.func, ast.Attribute) else ""
-                if name == "t" and node.args:
+                if (name == "t" or _is_reason(node)) and node.args:
                     first_args.add(id(node.args[0]))
                 elif name == "IllegalMove" and len(node.args) >= 2:
                     first_args.add(id(node.args[1]))

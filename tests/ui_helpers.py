@@ -7,6 +7,7 @@ from cardtable.ui.app import CardTableApp
 
 def make_app(tmp_path, launch=None, lang="en", **settings):
     settings.setdefault("cpu_speed", "instant")
+    settings.setdefault("checker", "off")     # the play checker's searches only where a test asks for them
     return CardTableApp(store=SaveStore(tmp_path / "saves"), settings=Settings(**settings), launch=launch,
                         language_override=lang)
 

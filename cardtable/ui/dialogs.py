@@ -43,6 +43,7 @@ class HandEndDialog(ChoiceDialog):
         self.title_text = title
         self.match_over = match_over
         self.practice = False           # the end of a practice deal: no «replay», «next» ends it
+        self.flags: list[str] = []      # the play checker's notes on this hand's plays
 
     def body(self) -> Iterable[Widget]:
         raise NotImplementedError
@@ -51,6 +52,10 @@ class HandEndDialog(ChoiceDialog):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield from self.body()
+            if self.flags:
+                yield Label(t("checker_flagged", n=len(self.flags)), classes="dialog-hint")
+                for flag in self.flags[:6]:
+                    yield Label(f"· {flag}", classes="dialog-hint")
             if not self.practice:
                 yield Label(t("review_hint"), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):

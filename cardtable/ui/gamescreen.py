@@ -9,6 +9,7 @@ from rich.markup import escape
 from textual import events
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Static
 
 from cardtable.engine import IllegalMove, Match, next_auto_move
 from cardtable.games import GameSpec
@@ -23,6 +24,17 @@ def reason_text(exc: IllegalMove) -> str:
     """The refusal in the player's language when the game registered a translation, else English."""
     text = t(exc.key, **exc.params)
     return exc.reason if text == exc.key else text
+
+
+class AdviceLine(Static):
+    """The quiet line under the table: the play checker's notes and the search's hint (Guandan). Hidden
+    while empty, so a table without advice keeps its layout."""
+
+    DEFAULT_CSS = "AdviceLine { height: 1; padding: 0 1; color: $text-muted; display: none; }"
+
+    def say(self, text: str) -> None:
+        self.update(text)
+        self.display = bool(text)
 
 
 class GameScreen(Screen):
@@ -60,6 +72,11 @@ class GameScreen(Screen):
         self.hand_clock = HandClock()
         self.read_only = False          # opened while another cardtable has the slot: never saved
         self.save_error: str | None = None   # why the last save failed (None: the last save worked)
+        # The search's advice (cardtable.hints): the last hint and the position it is for, the position a
+        # hint is being computed for, and the plays the checker flagged in this hand (shown in its summary).
+        self._hint: tuple[tuple[Any, int], Any] | None = None
+        self._hint_pending: tuple[Any, int] | None = None
+        self.flags: list[Any] = []
 
     # -- hooks for subclasses
     def refresh_table(self) -> None:
@@ -166,6 +183,8 @@ class GameScreen(Screen):
             self.refresh_table()
             dialog = self.results_dialog(self.pending_results)
             dialog.practice = self.practice
+            dialog.flags = [self.flag_text(flag) for flag in self.flags
+                            if flag.hand == self.pending_results.get("hand")]
             self.app.push_screen(dialog, callback=self._results_done)
 
     def _results_done(self, choice: str | None) -> None:
@@ -182,6 +201,8 @@ class GameScreen(Screen):
         if choice == "later":
             self.action_continue_later()
             return
+        self.flags = []
+        self.say_advice("")
         if self.pending_match_end is None:
             self.new_hand_started()
         self.refresh_table()
@@ -227,17 +248,132 @@ class GameScreen(Screen):
         """Apply the human's (or any) move; on refusal say why in the status line and change nothing."""
         seat = self.match.to_move() if seat is None else seat
         start = len(self.match.log)
+        before = self.match.view(seat) if seat == HUMAN and self.checker_on else None
         try:
             self.match.apply(move, seat)
         except IllegalMove as exc:
             self.set_status(self.reason(exc))
             self.app.bell()
             return False
+        if seat == HUMAN:
+            self.say_advice("")          # the last hint or flag is about an older position
+        if before is not None:
+            self.start_check(before, move)
         self.autosave(quiet=True)
         self.after_move(seat, move, self.match.log[start:])
         self.refresh_table()
         self.schedule_cpu()
         return True
+
+    # -- the search's advice: hints and the play checker, computed in worker threads like the CPU's moves
+    def position(self) -> tuple[Any, int]:
+        """What a hint is for: this match object (a take-back replaces it) and its number of moves."""
+        return (self.match, len(self.match.moves))
+
+    def _same_position(self, key: tuple[Any, int]) -> bool:
+        return key[0] is self.match and key[1] == len(self.match.moves)
+
+    def request_hint(self) -> bool:
+        """Ask the search what to play here (the `hard` level, see cardtable.hints) in a worker thread;
+        :meth:`show_hint` gets the answer if the position has not changed meanwhile. A second press while
+        it thinks changes nothing; a press after it answered shows the same hint again at once. Returns
+        whether a hint is on its way (False: not the human's turn, or no hints for this game)."""
+        advice = self.spec.advice
+        if advice is None or self.match.to_move() != HUMAN:
+            return False
+        key = self.position()
+        if self._hint is not None and self._same_position(self._hint[0]):
+            self.show_hint(self._hint[1])
+            return True
+        if self._hint_pending is not None and self._same_position(self._hint_pending):
+            return True
+        self._hint_pending = key
+        self.hint_thinking()
+        self.run_worker(self._hint_turn(key, self.match.view(HUMAN)), group="hint")
+        return True
+
+    async def _hint_turn(self, key: tuple[Any, int], view: Any) -> None:
+        try:
+            hint = await asyncio.to_thread(self.spec.advice.hint, view)
+        except Exception:  # noqa: BLE001 - advice is never worth a crash (a table edited by hand, a sampler limit)
+            hint = None
+        if self._hint_pending is key:
+            self._hint_pending = None
+        if not self.is_mounted or not self._same_position(key):
+            return
+        if hint is None:
+            self.hint_failed()
+            return
+        self._hint = (key, hint)
+        self.show_hint(hint)
+
+    def hint_thinking(self) -> None:
+        """While the search thinks about a hint (the status line says so; tables may do otherwise)."""
+        self.set_status(t("hint_thinking"))
+
+    def hint_failed(self) -> None:
+        self.set_status(t("hint_none"))
+
+    def show_hint(self, hint: Any) -> None:
+        """Show a hint that just arrived (or again): the tables select its cards and say why."""
+        raise NotImplementedError
+
+    def move_text(self, move: Any) -> str:
+        """A move as the table names it in hints and checker notes."""
+        return str(move)
+
+    def param_text(self, value: Any) -> str:
+        """A card, cards or a move among a reason's parameters, as the table writes them."""
+        if type(value) is tuple:         # several cards (a card itself may be a named tuple)
+            return " ".join(self.param_text(v) for v in value)
+        return self.move_text(value)
+
+    def hint_text(self, hint: Any) -> str:
+        """«Hint: 7♣ — ducks under the 9♣ (+12 points vs 10♣)» in the player's language."""
+        from cardtable.hints import render
+
+        advice = self.spec.advice
+        why = render(hint.reason, self.param_text)
+        line = t("hint_line", move=self.move_text(hint.move), why=why)
+        if hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
+            gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
+            longer = f"{line} ({gain})"
+            if len(longer) <= max(40, self.size.width - 2):   # the statistics only where they fit
+                return longer
+        return line
+
+    @property
+    def checker_on(self) -> bool:
+        """The play checker's setting: «auto» checks at easy and normal tables, not at hard ones."""
+        setting = getattr(self.app.settings, "checker", "auto")
+        if self.spec.advice is None or setting == "off" or self.players[HUMAN] != "human":
+            return False
+        return setting == "on" or self.level in ("easy", "normal")
+
+    def start_check(self, view: Any, move: Any) -> None:
+        """Check the human's play ``move`` (made in ``view``) in a worker thread: never for a forced move,
+        never interrupting — a flag only writes the quiet line under the table."""
+        if len(view.legal) <= 1:
+            return
+        self.run_worker(self._check_turn(view, move), group="checker")
+
+    async def _check_turn(self, view: Any, move: Any) -> None:
+        try:
+            flag = await asyncio.to_thread(self.spec.advice.check, view, move)
+        except Exception:  # noqa: BLE001 - the checker is never worth a crash
+            return
+        if flag is None or not self.is_mounted:
+            return
+        self.flags.append(flag)
+        self.say_advice(self.flag_text(flag))
+
+    def flag_text(self, flag: Any) -> str:
+        advice = self.spec.advice
+        return advice.cost_text(self.move_text(flag.better), flag.cost)
+
+    def say_advice(self, text: str) -> None:
+        for line in self.query(AdviceLine).results():
+            line.say(text)
 
     def armed_move(self) -> Any:
         """A move the human armed in advance (Guiñote's exchange or cante) that is legal now, or None."""

@@ -15,14 +15,13 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, RadioSet, St
 from cardtable import i18n
 from cardtable.cards import Card
 from cardtable.games.gongzhu import rules
-from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.state import GongZhuOptions, GongZhuView, Play, Show
 from cardtable.i18n import card_count, t
 from cardtable.ui import cells
-from cardtable.ui.cardart import card_text, cards_text
+from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import HandView, TrickView
 
@@ -68,7 +67,6 @@ i18n.register(
         "gz_results": "Hand {hand} — results",
         "gz_winner": "Winner: {names}",
         "gz_pig_is": "«el Cerdo»: {names}",
-        "gz_hint": "Hint: {card}",
         "gz_card": "{rank} of {suit}",
         "gz_card_nick": "{card}, {nick}",
         "gz_rank_11": "Jack", "gz_rank_12": "Queen", "gz_rank_13": "King", "gz_rank_14": "Ace",
@@ -127,7 +125,6 @@ i18n.register(
         "gz_results": "Mano {hand}: resultados",
         "gz_winner": "Gana: {names}",
         "gz_pig_is": "«el Cerdo»: {names}",
-        "gz_hint": "Pista: {card}",
         "gz_card": "{rank} de {suit}",
         "gz_card_nick": "{card}, {nick}",
         "gz_rank_11": "jota", "gz_rank_12": "dama", "gz_rank_13": "rey", "gz_rank_14": "as",
@@ -452,6 +449,7 @@ class GongZhuScreen(GameScreen):
         yield Static(id="gz-me")
         yield HandView(card_text, id="gz-hand")
         yield Static(id="gz-status")
+        yield AdviceLine(id="advice")
         yield Footer()
 
     def hand_widget(self) -> HandView:
@@ -589,12 +587,32 @@ class GongZhuScreen(GameScreen):
             self.action_lift()
 
     def action_hint(self) -> None:
-        move = NormalBot().choose(self.match.view(HUMAN))
+        """The `hard` search's play (in a worker), lifted, with why in the status line."""
+        self.request_hint()
+
+    def show_hint(self, hint: Any) -> None:
+        move = hint.move
         if isinstance(move, Play):
             hand = self.query_one(HandView)
-            hand.cursor = hand.cards.index(move.card)
-            hand.lifted = hand.cursor
-            self.set_status(t("gz_hint", card=card_name(move.card)))
+            if move.card in hand.cards:
+                hand.cursor = hand.cards.index(move.card)
+                hand.lifted = hand.cursor
+        self.set_status(self.hint_text(hint))
+
+    def move_text(self, move: Any) -> str:
+        if isinstance(move, Play):
+            move = move.card
+        if isinstance(move, Show):
+            return " ".join(card_label(c, self.style_name) for c in move.cards) or t("gz_no_show")
+        if isinstance(move, Card):
+            return card_name(move)
+        return str(move)
+
+    def param_text(self, value: Any) -> str:
+        """Cards inside a reason are drawn short (♠A), the hinted card is named in words."""
+        if isinstance(value, Card):
+            return card_label(value, self.style_name)
+        return super().param_text(value)
 
     def action_last_trick(self) -> None:
         self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))

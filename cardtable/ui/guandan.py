@@ -29,7 +29,7 @@ from cardtable.ui import cells
 from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
 
@@ -785,6 +785,7 @@ class GuandanScreen(GameScreen):
         with Horizontal(id="gd-bottom"):
             yield PlayControl(id="gd-play")
             yield Static(id="gd-status")
+        yield AdviceLine(id="advice")
         yield Footer(show_command_palette=False)
 
     @property
@@ -1046,6 +1047,30 @@ class GuandanScreen(GameScreen):
     def action_last_trick(self) -> None:
         self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
 
+    def hint_thinking(self) -> None:
+        self.say_advice(t("hint_thinking"))
+
+    def show_hint(self, hint: Any) -> None:
+        self.say_advice(self.hint_text(hint))
+
+    def hint_failed(self) -> None:
+        self.say_advice("")
+
+    def move_text(self, move: Any) -> str:
+        if isinstance(move, (Tribute, Return)):
+            move = move.card
+        if isinstance(move, Card):
+            return card_label(move, self.style_name)
+        if isinstance(move, Pass):
+            return t("gd_pass")
+        if isinstance(move, Play):
+            view = self.match.view(HUMAN)
+            combo = next((c for c in rules.classify(move.cards, view.level, view.options.straight_flush_as_straight)
+                          if c.type == move.type and c.key == move.key), None)
+            return combo_name(combo) if combo is not None else " ".join(card_label(c, self.style_name)
+                                                                           for c in move.cards)
+        return str(move)
+
     def hint_cycle(self) -> list[tuple[list[Card], str]]:
         """The hints for this turn, one per press of h, as (cards to select, what the status says).
 
@@ -1092,7 +1117,10 @@ class GuandanScreen(GameScreen):
         return cycle
 
     def action_hint(self) -> None:
-        """Propose plays from the cheapest to the dearest, one per press (the first press included)."""
+        """Propose plays from the cheapest to the dearest, one per press (the first press included);
+        the first press also asks the `hard` search (in a worker) what it would play: its answer and why
+        go to the line under the table, without touching the selection."""
+        self.request_hint()
         cycle = self.hint_cycle()
         if not cycle:
             self.columns.clear()

@@ -15,7 +15,6 @@ from textual.widgets import Button, Header, Label, Static
 from cardtable import i18n
 from cardtable.cards import SpanishCard, parse_spanish_card
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, KeepSeven, Play
 from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
@@ -23,7 +22,7 @@ from cardtable.ui import cells
 from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, GameScreen
+from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import HandView, TrickView
 
@@ -96,7 +95,6 @@ i18n.register(
         "gn_score": "Hands in this coto: {us}–{them} · cotos {cu}–{ct}",
         "gn_match_us": "You and your partner win the match!",
         "gn_match_them": "Your opponents win the match.",
-        "gn_hint": "Hint: {card}",
         "gn_hint_cante": "Hint: sing in {suit} (press its letter)",
         "gn_hint_exchange": "Hint: exchange the 7 for the pinta (press p)",
         "gn_play": "Play",
@@ -188,7 +186,6 @@ i18n.register(
         "gn_score": "Manos en este coto: {us}–{them} · cotos {cu}–{ct}",
         "gn_match_us": "¡Tu compañero y tú ganáis la partida!",
         "gn_match_them": "Ganan la partida vuestros rivales.",
-        "gn_hint": "Pista: {card}",
         "gn_hint_cante": "Pista: canta en {suit} (pulsa su letra)",
         "gn_hint_exchange": "Pista: cambia el 7 por la pinta (pulsa p)",
         "gn_play": "Jugar",
@@ -591,6 +588,7 @@ class GuinoteScreen(GameScreen):
         yield Static(id="gn-score")
         yield HandView(spanish_text, id="gn-hand")
         yield Static(id="gn-status")
+        yield AdviceLine(id="advice")
         yield Footer()
 
     def hand_widget(self) -> HandView:
@@ -860,16 +858,31 @@ class GuinoteScreen(GameScreen):
         self.refresh_table()
 
     def action_hint(self) -> None:
-        move = NormalBot().choose(self.match.view(HUMAN))
+        """The `hard` search's play (in a worker), lifted, with why in the status line; a cante or the
+        exchange (kept from the `normal` rules) says which key makes it."""
+        self.request_hint()
+
+    def show_hint(self, hint: Any) -> None:
+        move = hint.move
         if isinstance(move, Play):
             hand = self.query_one(HandView)
-            hand.cursor = hand.cards.index(move.card)
-            hand.lifted = hand.cursor
-            self.set_status(t("gn_hint", card=card_name(move.card)))
+            if move.card in hand.cards:
+                hand.cursor = hand.cards.index(move.card)
+                hand.lifted = hand.cursor
+            self.set_status(self.hint_text(hint))
         elif isinstance(move, Cante):
             self.set_status(t("gn_hint_cante", suit=suit_name(move.suit)))
         elif isinstance(move, Exchange):
             self.set_status(t("gn_hint_exchange"))
+
+    def move_text(self, move: Any) -> str:
+        if isinstance(move, Play):
+            move = move.card
+        if isinstance(move, SpanishCard):
+            return card_name(move)
+        if isinstance(move, Cante):
+            return suit_name(move.suit)
+        return str(move)
 
     def action_last_trick(self) -> None:
         self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))

@@ -105,8 +105,9 @@ class SettingsScreen(AnswerOnce):
         "cpu_speed": ("cpu_speed", [(s, f"speed_{s}") for s in CPU_SPEEDS]),
         "undo": ("take_back", [("on", "on"), ("off", "off")]),
         "count_help": ("count_help", [(s, f"count_help_{s}") for s in COUNT_HELP]),
+        "checker": ("checker", [("auto", "checker_auto"), ("on", "on"), ("off", "off")]),
     }
-    ROWS = (("language", "card_style", "cpu_speed"), ("undo",), ("count_help",))
+    ROWS = (("language", "card_style", "cpu_speed"), ("undo", "checker"), ("count_help",))
 
     def compose(self) -> ComposeResult:
         settings = self.app.settings

@@ -13,12 +13,11 @@ from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.rules import HEART_ACE, PIG, TRANSFORMER
 from cardtable.games.gongzhu.search import DEFAULT_BUDGET, HardBot, hand_points, world
 from cardtable.games.gongzhu.state import GongZhuView, Play, Show
-from cardtable.i18n import register
+from cardtable.i18n import register, t
 
 CHECK_THRESHOLD = 20.0                     # expected points
 CHECK_BUDGET = DEFAULT_BUDGET.scaled(0.5)  # the checker runs beside the CPU: half a hard decision
-COST_KEY = "gz_check_cost"
-GAIN_KEY = "gz_hint_gain"
+GAIN_MIN = 2.0    # the hint shows its edge over the runner-up from this much (points)
 
 register(
     en={
@@ -66,8 +65,9 @@ register(
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-def explain(view: GongZhuView, move: Play | Show) -> hints.Reason:
-    """Why ``move`` (a play) is good here, from what the view shows."""
+def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation | None = None) -> hints.Reason:
+    """Why ``move`` (a play) is good here, from what the view shows (and, where the view says little,
+    from the search's ``evaluation``)."""
     if isinstance(move, Show):
         return hints.Reason.of("gz_why_show", cards=move.cards) if move.cards else hints.Reason.of("gz_why_show_none")
     card = move.card
@@ -79,7 +79,7 @@ def explain(view: GongZhuView, move: Play | Show) -> hints.Reason:
             return hints.Reason.of("gz_why_lead_void", suit=SUITS[card.suit])
         if all(c.rank >= card.rank for c in same):
             return hints.Reason.of("gz_why_lead_low", suit=SUITS[card.suit])
-        return hints.Reason.of("gz_why_lead", card=card)
+        return hints.searched(evaluation) or hints.Reason.of("gz_why_lead", card=card)
     lead = view.trick[0][1].suit
     top = view.trick[rules.trick_winner_index(view.trick)][1]
     if card.suit != lead:
@@ -111,7 +111,7 @@ def hint(view: GongZhuView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hin
     evaluation = HardBot(budget).evaluate(view)
     other, gain = hints.runner_up(evaluation)
     move = evaluation.move
-    return hints.Hint(move, explain(view, move), gain, other, evaluation)
+    return hints.Hint(move, explain(view, move, evaluation), gain, other, evaluation)
 
 
 def check(view: GongZhuView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
@@ -130,3 +130,13 @@ def check(view: GongZhuView, move, budget: search.Budget = CHECK_BUDGET) -> hint
 def amount(value: float) -> str:
     """An expected number of points as the hint and the checker write it."""
     return f"{abs(value):.0f}"
+
+
+def cost_text(move: str, cost: float) -> str:
+    """The checker's line: the better play (already written by the table) and the expected cost."""
+    return t("gz_check_cost", move=move, cost=amount(cost))
+
+
+def gain_text(gain: float, other: str) -> str:
+    """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
+    return t("gz_hint_gain", gain=amount(gain), other=other)

@@ -15,13 +15,12 @@ from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose
 from cardtable.games.guandan.search import DEFAULT_BUDGET, HardBot, pair_levels, world
 from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
-from cardtable.i18n import register
+from cardtable.i18n import register, t
 from cardtable.tricks import team_of
 
 CHECK_THRESHOLD = 0.5                      # expected levels
 CHECK_BUDGET = DEFAULT_BUDGET              # a Guandan decision is cheap: the checker affords a full one
-COST_KEY = "gd_check_cost"
-GAIN_KEY = "gd_hint_gain"
+GAIN_MIN = 0.1    # the hint shows its edge over the runner-up from this much (levels)
 
 register(
     en={
@@ -110,3 +109,13 @@ def check(view: GuandanView, move, budget: search.Budget = CHECK_BUDGET) -> hint
 def amount(value: float) -> str:
     """Expected levels as the hint and the checker write them."""
     return f"{abs(value):.1f}"
+
+
+def cost_text(move: str, cost: float) -> str:
+    """The checker's line: the better play (already written by the table) and the expected cost."""
+    return t("gd_check_cost", move=move, cost=amount(cost))
+
+
+def gain_text(gain: float, other: str) -> str:
+    """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
+    return t("gd_hint_gain", gain=amount(gain), other=other)

@@ -13,19 +13,19 @@ from cardtable import hints, search
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.search import DEFAULT_BUDGET, HardBot, pair_result, world
-from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, Play
-from cardtable.i18n import register
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play
+from cardtable.i18n import register, t
 from cardtable.tricks import team_of
 
 CHECK_THRESHOLD = 0.15                     # expected result of the hand (≈ 7.5 % chance of winning it)
 CHECK_BUDGET = DEFAULT_BUDGET.scaled(0.5)  # the checker runs beside the CPU: half a hard decision
-COST_KEY = "gn_check_cost"
-GAIN_KEY = "gn_hint_gain"
+GAIN_MIN = 0.04    # the hint shows its edge over the runner-up from this much (≈ 2 % chance of winning the hand)
 
 register(
     en={
         "gn_why_forced": "your only legal card",
         "gn_why_exchange": "the 7 of trumps is worth less than the pinta",
+        "gn_why_keep_seven": "keeps the 7 of trumps",
         "gn_why_cante": "sing while your pair may: {points} points",
         "gn_why_claim": "your pair is past 100",
         "gn_why_take_lead": "takes the trick and the lead",
@@ -40,6 +40,9 @@ register(
         "gn_why_trump_in": "trumps in: takes {points} points",
         "gn_why_take": "takes the trick: {points} points",
         "gn_why_lost": "the trick is lost: gives the least",
+        "gn_why_load_last": "your partner plays last: loads {points} points",
+        "gn_why_partner_last": "your partner plays last",
+        "gn_why_let_go": "lets this trick go: it is not worth your good cards",
         "gn_why_give": "the trick is lost: gives {card}",
         "gn_hint_gain": "+{gain} % chance vs {other}",
         "gn_check_cost": "The CPU would have played {move}: −{cost} % chance of winning the hand",
@@ -47,6 +50,7 @@ register(
     es={
         "gn_why_forced": "tu única carta posible",
         "gn_why_exchange": "el 7 de triunfo vale menos que la pinta",
+        "gn_why_keep_seven": "se queda con el 7 de triunfo",
         "gn_why_cante": "canta mientras tu pareja puede: {points} puntos",
         "gn_why_claim": "tu pareja ya pasa de 100",
         "gn_why_take_lead": "gana la baza y la salida",
@@ -61,6 +65,9 @@ register(
         "gn_why_trump_in": "fallas: te llevas {points} puntos",
         "gn_why_take": "gana la baza: {points} puntos",
         "gn_why_lost": "la baza está perdida: da lo mínimo",
+        "gn_why_load_last": "tu compañero juega el último: carga {points} puntos",
+        "gn_why_partner_last": "tu compañero juega el último",
+        "gn_why_let_go": "deja pasar la baza: no vale tus buenas cartas",
         "gn_why_give": "la baza está perdida: da {card}",
         "gn_hint_gain": "+{gain} % de ganar frente a {other}",
         "gn_check_cost": "La CPU habría jugado {move}: −{cost} % de ganar la mano",
@@ -72,10 +79,13 @@ def _unseen(view: GuinoteView) -> set:
     return NormalBot._unseen(view)
 
 
-def explain(view: GuinoteView, move) -> hints.Reason:
-    """Why ``move`` (a play) is good here, from what the view shows."""
+def explain(view: GuinoteView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
+    """Why ``move`` (a play) is good here, from what the view shows (and, where the view says little,
+    from the search's ``evaluation``)."""
     if isinstance(move, Exchange):
         return hints.Reason.of("gn_why_exchange")
+    if isinstance(move, KeepSeven):
+        return hints.Reason.of("gn_why_keep_seven")
     if isinstance(move, Cante):
         return hints.Reason.of("gn_why_cante", points=40 if move.suit == view.trump else 20)
     if isinstance(move, Claim):
@@ -98,7 +108,7 @@ def explain(view: GuinoteView, move) -> hints.Reason:
             return hints.Reason.of("gn_why_lead_master")
         if rules.points(card) == 0:
             return hints.Reason.of("gn_why_lead_low")
-        return hints.Reason.of("gn_why_lead", card=card)
+        return hints.searched(evaluation) or hints.Reason.of("gn_why_lead", card=card)
     seat, top = view.trick[rules.winner_index(view.trick, trump)]
     points = sum(rules.points(c) for _, c in view.trick) + rules.points(card)
     takes = rules.beats(card, top, trump)
@@ -113,6 +123,12 @@ def explain(view: GuinoteView, move) -> hints.Reason:
         if card.suit == trump and led != trump:
             return hints.Reason.of("gn_why_trump_in", points=points)
         return hints.Reason.of("gn_why_take", points=points) if points else hints.Reason.of("gn_why_take_lead")
+    if len(view.trick) == 1:             # the partner plays last
+        if rules.points(card) > 0:
+            return hints.Reason.of("gn_why_load_last", points=rules.points(card))
+        return hints.Reason.of("gn_why_partner_last")
+    if any(rules.beats(m.card, top, trump) for m in plays):
+        return hints.Reason.of("gn_why_let_go")
     if rules.points(card) == 0:
         return hints.Reason.of("gn_why_lost")
     return hints.Reason.of("gn_why_give", card=card)
@@ -123,7 +139,7 @@ def hint(view: GuinoteView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hin
     evaluation = HardBot(budget).evaluate(view)
     other, gain = hints.runner_up(evaluation)
     move = evaluation.move
-    return hints.Hint(move, explain(view, move), gain, other, evaluation)
+    return hints.Hint(move, explain(view, move, evaluation), gain, other, evaluation)
 
 
 def check(view: GuinoteView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
@@ -143,3 +159,13 @@ def check(view: GuinoteView, move, budget: search.Budget = CHECK_BUDGET) -> hint
 def amount(value: float) -> str:
     """An expected result as a chance of winning the hand, in percent (±1 per hand: half of it)."""
     return f"{abs(value) * 50:.0f}"
+
+
+def cost_text(move: str, cost: float) -> str:
+    """The checker's line: the better play (already written by the table) and the expected cost."""
+    return t("gn_check_cost", move=move, cost=amount(cost))
+
+
+def gain_text(gain: float, other: str) -> str:
+    """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
+    return t("gn_hint_gain", gain=amount(gain), other=other)
