@@ -30,6 +30,7 @@ register(
         "gz_why_take_clean": "takes a clean trick: you play last",
         "gz_why_take_last": "takes it: you play last, nothing worse can come",
         "gz_why_take": "takes the trick with {card}",
+        "gz_why_follow_low": "your lowest {suit}: others still play after you",
         "gz_why_pig_under": "drops the Pig under {top}",
         "gz_why_duck_pig": "stays under {top}: keeps {card} while the Pig is out",
         "gz_why_duck": "ducks under {top}, keeps {card}",
@@ -50,6 +51,7 @@ register(
         "gz_why_take_clean": "gana una baza limpia: juegas el último",
         "gz_why_take_last": "la gana: juegas el último, no puede llegar nada peor",
         "gz_why_take": "gana la baza con {card}",
+        "gz_why_follow_low": "tu {suit} más baja: aún juegan otros después de ti",
         "gz_why_pig_under": "suelta el Cerdo por debajo de {top}",
         "gz_why_duck_pig": "se queda por debajo de {top}: guarda {card} mientras el Cerdo siga fuera",
         "gz_why_duck": "se queda por debajo de {top}, guarda {card}",
@@ -88,6 +90,8 @@ def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation 
         if card in (HEART_ACE, TRANSFORMER) or rules.heart_value(card) < 0:
             return hints.Reason.of("gz_why_dump", card=card, suit=SUITS[lead])
         return hints.Reason.of("gz_why_discard", card=card, suit=SUITS[lead])
+    if len(view.trick) < 3 and all(c.rank >= card.rank for c in same) and card != PIG:
+        return hints.Reason.of("gz_why_follow_low", suit=SUITS[lead])
     if card.rank > top.rank:
         if len(view.trick) == 3:
             trick = [c for _, c in view.trick] + [card]
