@@ -243,7 +243,8 @@ async def test_hint_names_the_card_in_words(tmp_path, lang, words):
             await settle(pilot, 1)
             status = str(screen.query_one("#gz-status").render())
             card = screen.query_one(HandView).current
-            assert status == words[0] + card_name(card)
+            # Issue 16: the hint is the search's and says why after the card: «Hint: King of clubs — …».
+            assert status.startswith(words[0] + card_name(card) + " — ")
             assert words[1] in status and not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", status)
             await pilot.press("enter")
             await settle(pilot)
