@@ -7,7 +7,7 @@ from collections.abc import Callable
 from cardtable.cards import SpanishCard, spanish_deck
 from cardtable.engine import Bot
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, Play
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, Play, play_of
 from cardtable.tricks import partner, team_of
 
 ALL_CARDS = frozenset(spanish_deck())
@@ -57,16 +57,16 @@ class EasyBot:
         cards = [m.card for m in view.legal if isinstance(m, Play)]
         if not view.trick:
             plain = [c for c in cards if c.suit != view.trump] or cards
-            return Play(min(plain, key=lambda c: (rules.points(c), rules.strength(c))))
+            return play_of(min(plain, key=lambda c: (rules.points(c), rules.strength(c))))
         top_seat, top = _top(view)
         if top_seat == partner(view.seat):
             plain = [c for c in cards if c.suit != view.trump] or cards
-            return Play(max(plain, key=lambda c: (rules.points(c), -rules.strength(c))))
+            return play_of(max(plain, key=lambda c: (rules.points(c), -rules.strength(c))))
         winners = [c for c in cards if rules.beats(c, top, view.trump)]
         trick_points = sum(rules.points(c) for _, c in view.trick)
         if winners and (trick_points >= 10 or view.arrastre):
-            return Play(min(winners, key=lambda c: (c.suit == view.trump, rules.points(c), rules.strength(c))))
-        return Play(min(cards, key=lambda c: (rules.points(c), c.suit == view.trump, rules.strength(c))))
+            return play_of(min(winners, key=lambda c: (c.suit == view.trump, rules.points(c), rules.strength(c))))
+        return play_of(min(cards, key=lambda c: (rules.points(c), c.suit == view.trump, rules.strength(c))))
 
 
 class NormalBot:
@@ -81,11 +81,11 @@ class NormalBot:
             return optional
         cards = [m.card for m in view.legal if isinstance(m, Play)]
         if len(cards) == 1:
-            return Play(cards[0])
+            return play_of(cards[0])
         unseen = self._unseen(view)
         if not view.trick:
-            return Play(self._lead(view, cards, unseen))
-        return Play(self._follow(view, cards, unseen))
+            return play_of(self._lead(view, cards, unseen))
+        return play_of(self._follow(view, cards, unseen))
 
     @staticmethod
     def _unseen(view: GuinoteView) -> set[SpanishCard]:

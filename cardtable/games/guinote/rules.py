@@ -40,6 +40,19 @@ def sort_key(card: SpanishCard, trump: str | None = None) -> tuple[int, int]:
     return (suits.index(card.suit), strength(card))
 
 
+_SORT_KEYS: dict[str, dict[SpanishCard, tuple[int, int]]] = {}
+
+
+def sort_keys(trump: str) -> dict[SpanishCard, tuple[int, int]]:
+    """``sort_key(card, trump)`` for every card of the deck (sorting by ``sort_keys(trump).__getitem__``)."""
+    keys = _SORT_KEYS.get(trump)
+    if keys is None:
+        from cardtable.cards import spanish_deck
+
+        keys = _SORT_KEYS[trump] = {card: sort_key(card, trump) for card in spanish_deck()}
+    return keys
+
+
 def winner_index(plays: Sequence[tuple[int, SpanishCard]], trump: str) -> int:
     """Index of the card winning (so far): highest trump, else highest card of the suit led."""
     return winning_index(plays, suit_of, strength, trump)
@@ -97,7 +110,11 @@ def cante_value(suit: str, trump: str) -> int:
 
 
 def can_sing(hand: Collection[SpanishCard], suit: str) -> bool:
-    return SpanishCard(REY, suit) in hand and SpanishCard(SOTA, suit) in hand
+    rey, sota = _COUPLES[suit]
+    return rey in hand and sota in hand
+
+
+_COUPLES = {suit: (SpanishCard(REY, suit), SpanishCard(SOTA, suit)) for suit in "OCEB"}
 
 
 def exchange_allowed(pinta: SpanishCard | None, any_pinta: bool) -> bool:

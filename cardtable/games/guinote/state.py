@@ -20,7 +20,7 @@ from cardtable.engine import (
 from cardtable.games.guinote import rules
 from cardtable.rng import Rng, mix
 from cardtable.tricks import team_of
-from cardtable.views import LazyBotSeed
+from cardtable.views import LazyBotSeed, fast_view
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,6 +107,15 @@ class Claim:
 
 
 Move = Play | Exchange | KeepSeven | Cante | Claim
+
+
+_PLAYS = {card: Play(card) for card in spanish_deck()}     # moves are values: one object per card will do
+
+
+def play_of(card: SpanishCard) -> Play:
+    """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
+    path)."""
+    return _PLAYS[card]
 
 
 def decode_move(data: Any) -> Move:
@@ -252,8 +261,9 @@ class GuinoteMatch(Match):
                          "vueltas": vueltas, "carry": list(carry)})
 
     def _sort_hands(self) -> None:
+        key = rules.sort_keys(self.trump).__getitem__
         for h in self.hands:
-            h.sort(key=lambda c: rules.sort_key(c, self.trump))
+            h.sort(key=key)
 
     # -- whose turn
     def to_move(self) -> int | None:
@@ -294,9 +304,11 @@ class GuinoteMatch(Match):
         seat = to_move if seat is None else seat
         if self.pending_draw is not None:
             seven = rules_seven(self.trump)
-            return [Exchange(seven), KeepSeven(seven)] if seat == self.exchange_seat else []
-        moves: list[Move] = [Play(c) for c in self._plays(seat)] if seat == to_move else []
-        return moves + self._optional(seat)
+            return self._offer(seat, [Exchange(seven), KeepSeven(seven)] if seat == self.exchange_seat else [],
+                               seat == to_move)
+        plays = _PLAYS
+        moves: list[Move] = [plays[c] for c in self._plays(seat)] if seat == to_move else []
+        return self._offer(seat, moves + self._optional(seat), seat == to_move)
 
     # -- checking and applying
     def _check(self, move: Any, seat: int) -> None:
@@ -474,7 +486,7 @@ class GuinoteMatch(Match):
         for singer, suit, points, after in self.cantes:
             hidden = (after > rules.PHASE1_TRICKS and points == 20 and team_of(singer) != team_of(seat))
             cantes.append(SungCante(singer, None if hidden else suit, points, after))
-        return GuinoteView(
+        return fast_view(GuinoteView,
             seat=seat, options=self.options, hand_number=self.hand, dealer=self.dealer, mano=self.mano,
             trump=self.trump, pinta=self.pinta,
             pinta_taker=self.pinta_taker, stock_count=len(self.stock) + (1 if self.pinta_taker is None else 0),
