@@ -51,6 +51,8 @@ i18n.register(
         "gz_total": "total",
         "gz_to_play": "{name} to play",
         "gz_your_turn": "Your turn",
+        "gz_showing_you_lead": "Showing cards · you lead",
+        "gz_showing_leads": "Showing cards · {name} leads",
         "gz_you_take": "You take the trick",
         "gz_takes": "{name} takes the trick",
         "gz_show_title": "Show cards?",
@@ -108,6 +110,8 @@ i18n.register(
         "gz_total": "total",
         "gz_to_play": "Juega {name}",
         "gz_your_turn": "Te toca",
+        "gz_showing_you_lead": "Se muestran cartas · sales tú",
+        "gz_showing_leads": "Se muestran cartas · sale {name}",
         "gz_you_take": "Te llevas la baza",
         "gz_takes": "{name} se lleva la baza",
         "gz_show_title": "¿Mostrar cartas?",
@@ -517,10 +521,15 @@ class GongZhuScreen(GameScreen):
         if playable and not was_playable and hand.current not in playable:
             hand.cursor = next(i for i, c in enumerate(hand.cards) if c in playable)
         self.refresh_bindings()
-        # While the cards are being shown, to_move is the seat deciding what to show (in seat order);
-        # the status names the seat that will lead, not the one showing.
-        turn = view.leader if view.phase == "show" else view.to_move
-        if turn == HUMAN:
+        # While the cards are dealt nobody is to play; while they are shown, to_move is the seat deciding
+        # what to show (in seat order): the trick area says so and names the seat that will lead.
+        turn = view.to_move
+        if self.dealing:
+            message = t("dealing")
+        elif view.phase == "show":
+            message = t("gz_showing_you_lead") if view.leader == HUMAN else \
+                t("gz_showing_leads", name=seat_name(view.leader))
+        elif turn == HUMAN:
             message = t("gz_your_turn")
         elif turn is not None:
             message = t("gz_to_play", name=seat_name(turn))

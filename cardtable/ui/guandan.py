@@ -902,7 +902,9 @@ class GuandanScreen(GameScreen):
             self.columns.select(keep)
         self.columns.lit = self._lit_columns(view)
         turn = view.to_move
-        if turn == HUMAN and view.phase == "play":
+        if self.dealing:
+            message = t("dealing")
+        elif turn == HUMAN and view.phase == "play":
             message = t("gd_lead") if view.top is None else t("gd_your_turn")
         elif turn == HUMAN and view.phase == "tribute":
             message = t("gd_your_tribute") if isinstance(view.legal[0], Tribute) else t("gd_your_return")

@@ -711,7 +711,9 @@ class GuinoteScreen(GameScreen):
             if not self.status:
                 self.status = card_name(hand.current)     # the full name of the card under the cursor
         turn = view.to_move
-        if view.deciding is not None:
+        if self.dealing:
+            message = t("dealing")
+        elif view.deciding is not None:
             message = t("gn_deciding_you") if view.deciding == HUMAN else t("gn_deciding", name=seat_name(turn))
         elif turn == HUMAN:
             message = t("gn_your_turn")
