@@ -58,3 +58,34 @@ async def test_nobody_is_to_play_while_the_cards_are_dealt(tmp_path, game, lang,
         for turn in ("Your turn", "Te toca", "to play", "Juega ", "Your lead", "Abres"):
             assert turn not in shown
         screen.dealing = False
+
+
+@pytest.mark.parametrize("lang,paying,returning", [("en", "pays the tribute", "returns a card"),
+                                                   ("es", "paga el tributo", "devuelve una carta")])
+async def test_guandan_names_who_pays_or_returns_the_tribute_not_who_plays(tmp_path, lang, paying, returning):
+    """Before the first lead of a hand with a tribute, the seat to move pays or returns a card: the table
+    says so (it said «Right to play» although the hand's first lead comes after the tribute)."""
+    from cardtable.cards import Card
+    from cardtable.games.guandan.state import GuandanOptions
+    from cardtable.ui.gamescreen import GameScreen
+    from cardtable.ui.guandan import TableView, seat_name
+
+    app = make_app(tmp_path, launch=("new", "guandan", GuandanOptions(), 5, "normal"), lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        match = screen.match
+        match.tribute = "single"
+        match.tribute_moves = []
+        match.pending, match.receiver_of = [("tribute", 1), ("return", 0)], {1: 0}
+        screen.refresh_table()
+        await pilot.pause()
+        text = str(screen.query_one(TableView).render())
+        assert f"{seat_name(1)} {paying}" in text and "to play" not in text and "Juega" not in text
+        match.tribute_moves = [("tribute", 1, 0, Card(14, "S"))]
+        match.pending = [("return", 2)]
+        match.receiver_of = {1: 2}
+        screen.refresh_table()
+        await pilot.pause()
+        text = str(screen.query_one(TableView).render())
+        assert f"{seat_name(2)} {returning}" in text

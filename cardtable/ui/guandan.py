@@ -70,6 +70,7 @@ i18n.register(
         "gd_tribute_row": "Paid", "gd_return_row": "Back",
         "gd_your_tribute": "Your turn: pay the tribute",
         "gd_your_return": "Your turn: return a card",
+        "gd_pays": "{name} pays the tribute", "gd_returns": "{name} returns a card",
         "gd_hint_tribute": "Your tribute: {card}, your highest card.",
         "gd_hint_return": "Recommended: {card} (the lowest that breaks no pair).",
         "gd_hint_partner": "Partner is winning the trick: pass (h again: plays that beat it).",
@@ -166,6 +167,7 @@ i18n.register(
         "gd_tribute_row": "Paga", "gd_return_row": "Dev.",
         "gd_your_tribute": "Te toca pagar el tributo",
         "gd_your_return": "Te toca devolver una carta",
+        "gd_pays": "{name} paga el tributo", "gd_returns": "{name} devuelve una carta",
         "gd_hint_tribute": "Tu tributo: {card}, tu carta más alta.",
         "gd_hint_return": "Recomendada: {card} (la más baja sin romper pareja).",
         "gd_hint_partner": "Tu compañero va ganando: paso (h otra vez: jugadas que le ganan).",
@@ -908,6 +910,11 @@ class GuandanScreen(GameScreen):
             message = t("gd_lead") if view.top is None else t("gd_your_turn")
         elif turn == HUMAN and view.phase == "tribute":
             message = t("gd_your_tribute") if isinstance(view.legal[0], Tribute) else t("gd_your_return")
+        elif turn is not None and view.phase == "tribute":
+            # Before the first lead the seat to move pays the tribute or returns a card, not plays.
+            payers = 2 if view.tribute == "double" else 1
+            paid = sum(1 for kind, *_ in view.tribute_moves if kind == "tribute")
+            message = t("gd_pays", name=seat_name(turn)) if paid < payers else t("gd_returns", name=seat_name(turn))
         elif turn is not None:
             message = t("gd_to_play", name=seat_name(turn))
         else:
