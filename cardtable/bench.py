@@ -6,6 +6,9 @@
   count): uniformly random playouts through the public engine contract, sim throughput with each CPU
   level, and the time of one decision (view + choose), median and p95; plus the game's own extras
   (Guandan: move generation for a 27-card lead by number of wilds).
+- decisions: the search levels' decision times (hard, expert) for every game, wall and CPU time.
+- keys: how long a cursor key takes to be handled at a table, idle and while a `hard` search runs in a
+  thread as when a CPU thinks (wall time: what a player feels).
 - memory: resident memory (VmRSS from /proc/self/status) and live widgets while a table plays hands
   headless, driven like a person at the keys (``cardtable bench memory [--hands N] [--game G]``).
 """
@@ -169,6 +172,67 @@ def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tup
     return samples
 
 
+def key_latency(game: str = "guinote", presses: int = 40) -> tuple[list[float], list[float]]:
+    """(idle, busy) wall seconds from a cursor key (→ then ←) until the hand's cursor has moved and the
+    screen is idle again, at a headless 80x24 table on the human's turn: with nothing thinking, then while
+    a `hard` search of the position runs again and again in a thread (as the CPU's worker does: it shares
+    the interpreter with the event loop)."""
+    import asyncio
+    import os
+    import threading
+
+    from cardtable import games
+    from cardtable.saves import SaveStore
+    from cardtable.settings import Settings
+    from cardtable.ui.app import CardTableApp
+    from cardtable.ui.gamescreen import HUMAN, GameScreen
+
+    spec = games.get(game)
+    idle: list[float] = []
+    busy: list[float] = []
+
+    async def run(save_dir: str) -> None:
+        app = CardTableApp(store=SaveStore(save_dir), settings=Settings(cpu_speed="instant", checker="off"),
+                           launch=("new", game, spec.options_type(), 1, "normal"), language_override="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+                table = next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
+                if table is not None and table.match.to_move() == HUMAN and not table.dealing \
+                        and app.screen is table:
+                    break
+            assert table is not None
+            hand = table.hand_widget()
+            view = table.match.view(HUMAN)
+            stop = threading.Event()
+
+            def think() -> None:
+                bot = spec.bot("hard")
+                while not stop.is_set():
+                    bot.choose(view)
+
+            for samples, thinking in ((idle, False), (busy, True)):
+                worker = threading.Thread(target=think, daemon=True) if thinking else None
+                if worker is not None:
+                    worker.start()
+                for i in range(presses):
+                    before = hand.cursor
+                    start = time.perf_counter()
+                    await pilot.press("right" if i % 2 == 0 else "left")
+                    while hand.cursor == before:
+                        await asyncio.sleep(0.0005)
+                    samples.append(time.perf_counter() - start)
+                if worker is not None:
+                    stop.set()
+                    worker.join()
+
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["CARDTABLE_HOME"] = home
+        asyncio.run(run(os.path.join(home, "saves")))
+    return idle, busy
+
+
 SEARCH_LEVELS = ("hard", "expert")
 
 
@@ -214,10 +278,16 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
     from cardtable import games
 
     names = list(games.games())
-    if what not in ("all", "startup", "memory", "decisions", *names):
-        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory, decisions or one of "
+    if what not in ("all", "startup", "memory", "decisions", "keys", *names):
+        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory, decisions, keys or one of "
               f"{', '.join(names)}", file=sys.stderr)
         return 2
+    if what == "keys":
+        for game in names:
+            idle, busy = key_latency(game)
+            print(f"{game:8} cursor key handled (wall, {len(idle)} presses): idle {describe_times(idle)}; "
+                  f"while a hard search thinks {describe_times(busy)}", flush=True)
+        return 0
     if what == "decisions":
         for game in names:
             for level in SEARCH_LEVELS:
