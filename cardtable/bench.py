@@ -173,8 +173,8 @@ def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tup
 
 
 def key_latency(game: str = "guinote", presses: int = 40) -> tuple[list[float], list[float]]:
-    """(idle, busy) wall seconds from a cursor key (→ then ←) until the hand's cursor has moved and the
-    screen is idle again, at a headless 80x24 table on the human's turn: with nothing thinking, then while
+    """(idle, busy) wall seconds from a cursor key (→ then ←) posted to the app until the hand's cursor
+    has moved (the key handled), at a headless 80x24 table on the human's turn: with nothing thinking, then while
     a `hard` search of the position runs again and again in a thread (as the CPU's worker does: it shares
     the interpreter with the event loop)."""
     import asyncio
@@ -219,10 +219,11 @@ def key_latency(game: str = "guinote", presses: int = 40) -> tuple[list[float], 
                 for i in range(presses):
                     before = hand.cursor
                     start = time.perf_counter()
-                    await pilot.press("right" if i % 2 == 0 else "left")
+                    app.simulate_key("right" if i % 2 == 0 else "left")   # as a terminal's key arrives
                     while hand.cursor == before:
                         await asyncio.sleep(0.0005)
                     samples.append(time.perf_counter() - start)
+                    await asyncio.sleep(0.02)        # the redraw, before the next key (not timed)
                 if worker is not None:
                     stop.set()
                     worker.join()
