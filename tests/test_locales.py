@@ -49,6 +49,15 @@ def test_every_language_has_a_catalogue_file_shipped_as_package_data():
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_catalogue_has_every_key(lang):
+    """The list of what a language lacks (shown in English meanwhile) must be empty on main."""
+    _load_everything()
+    gaps = i18n.missing(lang)
+    assert not gaps, f"{lang} has no text for {gaps}: add `key = \"…\"` lines to cardtable/locales/{lang}.toml " \
+                     "(the English text shows until then)"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_no_catalogue_has_a_key_english_lacks(lang):
     """A key only a translation has is a leftover (renamed or removed in English): delete it there."""
     _load_everything()

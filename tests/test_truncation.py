@@ -297,6 +297,51 @@ async def _slot_busy(pilot) -> None:
     pilot.app.push_screen(SlotBusyDialog("guandan-20261201-053719"))
 
 
+def _finished_match(game: str, seed: int):
+    from cardtable import games
+    from cardtable.sim import next_cpu_move
+
+    spec = games.get(game)
+    options = spec.options_type(target=500, max_hands=2) if game == "gongzhu" else spec.options_type()
+    match = spec.new_match(options, seed)
+    bot = spec.bot("easy")
+    while not match.is_over():
+        seat, move = next_cpu_move(match, lambda _: bot)
+        match.apply(move, seat)
+    return match
+
+
+def _review(game: str, seed: int, step: int):
+    async def steps(pilot) -> None:
+        from cardtable.review import review
+        from cardtable.ui.review import ReviewScreen
+
+        screen = ReviewScreen(review(_finished_match(game, seed), 1), "colour")
+        pilot.app.push_screen(screen)
+        await settle(pilot)
+        screen.go(min(step, len(screen.review.steps) - 1))
+    return steps
+
+
+def _hand_picker(game: str, seed: int):
+    async def steps(pilot) -> None:
+        from cardtable.ui.review import HandPickerDialog
+
+        pilot.app.push_screen(HandPickerDialog(_finished_match(game, seed), "colour", t_("review_a_hand")))
+    return steps
+
+
+def t_(key: str) -> str:
+    from cardtable.i18n import t
+
+    return t(key)
+
+
+for _game, _seed in (("gongzhu", 3), ("guinote", 5), ("guandan", 2)):
+    register(f"{_game}: hand review, the deal", None, _review(_game, _seed, 0))
+    register(f"{_game}: hand review, a trick", None, _review(_game, _seed, 3))
+    register(f"{_game}: hand review, the end", None, _review(_game, _seed, 999))
+register("gongzhu: choose a hand to review", None, _hand_picker("gongzhu", 6))
 register("statistics", None, lambda pilot: _press(pilot, "t"))
 register("slot busy", None, _slot_busy)
 register("guandan: keys", _guandan(), lambda pilot: _press(pilot, "question_mark"))

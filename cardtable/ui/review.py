@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from cardtable import safetext
 from cardtable.i18n import t
 from cardtable.review import HandReview, Step
+from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import AnswerOnce
@@ -177,7 +178,7 @@ class GongZhuRenderer(Renderer):
         from cardtable.cards import parse_card
 
         for seat in range(4):
-            text.append(f"{self.seat_name(seat)[:NAME_WIDTH]:<{NAME_WIDTH}}{step.score['hand'][seat]:+5d}  ",
+            text.append(f"{cells.ljust(self.seat_name(seat)[:NAME_WIDTH], NAME_WIDTH)}{step.score['hand'][seat]:+5d}  ",
                         style="bold" if seat == YOU else "")
             text.append_text(self.cards([parse_card(code) for code in step.score["taken"][seat]]))
             if seat < 3:
@@ -372,7 +373,7 @@ class GuandanRenderer(Renderer):
             flush()
             if text:
                 text.append("\n")
-            text.append(f"{self.seat_name(seat)[:NAME_WIDTH - 1]:<{NAME_WIDTH}}", style="bold")
+            text.append(cells.ljust(self.seat_name(seat)[:NAME_WIDTH - 1], NAME_WIDTH), style="bold")
             text.append_text(self.play_text(move))
             if self.went_out_here(step, seat, index):
                 place = step.score["finish"].index(seat)
