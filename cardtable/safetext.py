@@ -3,8 +3,18 @@
 A save file can hold anything in its text fields (summary, saved_at, progress, game name, option keys)
 and a slot's file name can hold anything a file name can. Before such text reaches a terminal or a
 widget it goes through here: control and format characters (ESC, BEL, CR, bidi overrides, …) are dropped,
-line breaks and tabs become spaces, the length is capped with «…», and for places that read Rich/Textual
-markup the brackets are escaped.
+line breaks and tabs become spaces, the length is capped with «…».
+
+Then it is shown as data, never parsed: as a Rich ``Text`` (:func:`text`: tables, consoles, DataTable
+cells, labels) or as a plain string where markup is off (``notify(..., markup=False)``). :func:`markup` is only for a string that is parsed on its own as Textual content markup: every
+character comes out as it was. To put file text inside markup of our own, substitute it after parsing
+(``Content.from_markup("[b]$name[/b]", name=clean(value))``, Textual's own feature), never by escaping.
+
+Why not Rich's ``escape``: Rich's and Textual's markup parsers do not agree on backslashes (Rich pairs the
+backslashes before a tag-like ``[x]`` and eats one before any other ``[``; Textual eats one before every
+``[``), Rich's ``escape`` doubles a final backslash (right before a closing tag, wrong anywhere else), Rich
+turns ``:smile:`` into an emoji, and in Textual markup no escaping at all can put a backslash right before
+a tag. Hence: text objects, values substituted after parsing, and one exact escape for the one parser.
 """
 
 from __future__ import annotations
@@ -12,7 +22,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from rich.markup import escape as _escape_markup
 from rich.text import Text
 
 SHORT = 64       # a slot name, a game name, a date
@@ -51,8 +60,15 @@ def clean(value: Any, limit: int = LINE) -> str:
 
 
 def markup(value: Any, limit: int = LINE) -> str:
-    """:func:`clean`, then escaped for places that read Rich/Textual markup (notify, labels, cells)."""
-    return _escape_markup(clean(value, limit))
+    """:func:`clean`, escaped for Textual's content markup, to be parsed *on its own* (a ``Static``, a
+    ``Label``): it shows every character of the cleaned text and no style.
+
+    Textual's parser reads ``\\[`` as a literal ``[`` and never starts a tag at a ``[`` that follows a
+    backslash; so one backslash before every ``[`` is exact, whatever backslashes precede it (``\\[``
+    → ``\\\\[`` → ``\\[``). Backslashes elsewhere, ``]``, ``$`` and ``:`` have no meaning there.
+    Do not append a tag after the result: a trailing backslash would disable it (see the module doc).
+    """
+    return clean(value, limit).replace("[", "\\[")
 
 
 def text(value: Any, limit: int = LINE, style: str = "") -> Text:

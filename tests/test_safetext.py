@@ -2,9 +2,13 @@
 
 import unicodedata
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.console import Console
 from rich.text import Text
+from textual.content import Content
+from textual.widgets._data_table import default_cell_formatter
 
 from cardtable import output, safetext
 
@@ -21,7 +25,7 @@ def test_the_reported_title_and_clear_sequence_is_harmless():
     assert "\x1b" not in cleaned and "\x07" not in cleaned and "\u202e" not in cleaned
     assert "\n" not in cleaned and "\r" not in cleaned
     assert "OWNED" in cleaned          # the text itself is kept, only its power is gone
-    rendered = Text.from_markup(safetext.markup(HOSTILE))
+    rendered = Content.from_markup(safetext.markup(HOSTILE))
     assert rendered.plain == cleaned and not rendered.spans
 
 
@@ -33,15 +37,43 @@ def test_clean_has_no_controls_and_respects_the_limit(value, limit):
     assert safetext.clean(cleaned, limit) == cleaned     # already clean text is left alone
 
 
+# Backslashes and brackets in every arrangement the parsers treat specially (issue 10 F4): a backslash
+# before a tag-like or a plain «[», several backslashes, a final backslash, a lone «[», variables, emoji codes.
+TRICKY = ["\\[", "\\\\[", "[b]", "\\", "end\\", "\\[b]x\\", "\\\\[b]x[/b]", "[1]", "\\[1]", "a[b",
+          "[$accent]x", "[link=https://evil]y[/link]", "[@click=app.quit]q[/]", ":smile: :thumbs_up:", "$name",
+          "[/]", "\\[/]", "x\\\\", "[[b]]", "\\\\\\[b]"]
+
+
+def shown_by_textual(markup: str) -> Content:
+    """What a Static/Label/notification shows for a markup string: Textual's own parser."""
+    return Content.from_markup(markup)
+
+
+def shown_by_rich(value: Text) -> str:
+    """What a DataTable cell or a Rich console shows for a cell value."""
+    console = Console(width=1000, color_system=None, file=None, record=True, force_terminal=False)
+    with console.capture() as capture:
+        console.print(default_cell_formatter(value), end="")
+    return capture.get()
+
+
+@pytest.mark.parametrize("value", TRICKY)
+def test_tricky_backslashes_and_brackets_are_shown_verbatim(value):
+    assert safetext.clean(value) == value                 # nothing here is a control character
+    rendered = shown_by_textual(safetext.markup(value))
+    assert rendered.plain == value and not rendered.spans
+    assert shown_by_rich(safetext.text(value)) == value
+
+
 @given(hostile_text)
 def test_markup_is_never_interpreted(value):
-    escaped = safetext.markup(value)
-    rendered = Text.from_markup(escaped)
     clean = safetext.clean(value)
-    # Rich's escape doubles a final backslash (so that a following "[" stays escaped when pieces are
-    # joined): shown alone, that one character is doubled. Nothing else changes.
-    assert rendered.plain in (clean, clean + "\\" if clean.endswith("\\") else clean)
+    rendered = shown_by_textual(safetext.markup(value))
+    assert rendered.plain == clean                       # every character, the final backslash too
     assert not rendered.spans
+    text = safetext.text(value)
+    assert text.plain == clean and not text.spans
+    assert shown_by_rich(text) == clean
 
 
 def test_huge_text_costs_no_more_than_a_short_one():

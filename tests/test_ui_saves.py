@@ -4,6 +4,8 @@ import json
 
 from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets._data_table import default_cell_formatter
+from textual.widgets._toast import Toast
 
 from cardtable import games
 from cardtable.saves import SaveStore
@@ -14,6 +16,16 @@ from tests.ui_helpers import make_app, settle
 
 PLAYERS = ["human", "cpu:easy", "cpu:easy", "cpu:easy"]
 HOSTILE = "\u001b]0;OWNED\u0007\u001b[2J[bold red]RED[/] [link=https://evil.example]LINK[/link]"
+
+
+def shown_in_cell(value) -> Text:
+    """What the DataTable draws for a cell value (a string cell is read as Rich markup)."""
+    return default_cell_formatter(value)
+
+
+def toasts(app) -> list[str]:
+    """The text of the notifications on screen, as the Toast widget renders them."""
+    return [str(toast.render()) for toast in app.screen.query(Toast)]
 
 
 def saved(tmp_path, slot="s", seed=3):
@@ -109,14 +121,40 @@ async def test_hostile_text_is_shown_as_text_on_home_and_in_the_slot_list(tmp_pa
             for column in range(4):
                 cell = str(table.get_cell_at((row, column)))
                 assert "\x1b" not in cell and "\x07" not in cell and len(cell) < 300
-        # the cells are markup-escaped: the brackets are shown, not obeyed
-        [summary] = [Text.from_markup(table.get_cell_at((row, 2))) for row in range(table.row_count)
-                     if "OWNED" in table.get_cell_at((row, 2)) and "damaged" not in table.get_cell_at((row, 2))]
+        # the cells are shown as text: the brackets are shown, not obeyed
+        [summary] = [shown_in_cell(table.get_cell_at((row, 2))) for row in range(table.row_count)
+                     if "OWNED" in str(table.get_cell_at((row, 2)))
+                     and "damaged" not in str(table.get_cell_at((row, 2)))]
         assert not summary.spans and "[bold red]RED[/]" in summary.plain
         # opening the slot with the evil player says why, briefly; nothing crashes
         app.resume("c")
         await settle(pilot)
         assert isinstance(app.screen, SlotsScreen)
+
+
+async def test_backslashes_brackets_and_emoji_codes_from_a_file_are_shown_verbatim(tmp_path):
+    """A backslash before «[» (eaten by the markup parsers), a final backslash (which Rich's escape
+    doubles), «:smile:» (an emoji to Rich) and «[$accent]» (a style to Textual) are data like the rest."""
+    tricky = "\\[b]x\\ :smile: [$accent]y \\\\[i]z end\\"
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    base = {"format": "cardtable-save", "schema": 1, "game": "gongzhu", "options": {}, "seed": 1,
+            "moves": [], "players": PLAYERS}
+    (saves / "a.json").write_text(json.dumps({**base, "summary": tricky}))
+    (saves / "b.json").write_text(json.dumps({**base, "players": ["human", "cpu:easy", "cpu:[b]x", "cpu:\\"]}))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot)
+        assert tricky in str(app.screen.query_one("#home-saves").render())
+        await pilot.press("c")
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        cells = [shown_in_cell(table.get_cell_at((row, 2))) for row in range(table.row_count)]
+        assert tricky in [cell.plain for cell in cells]
+        assert not any(cell.spans for cell in cells)
+        app.resume("b")                    # damaged: the notification quotes the players as they are
+        await settle(pilot)
+        assert any("cpu:[b]x, cpu:\\" in toast for toast in toasts(app)), toasts(app)
 
 
 async def test_quitting_says_plainly_when_the_game_could_not_be_saved(tmp_path):

@@ -197,9 +197,9 @@ class CardTableApp(App[None]):
         from cardtable.ui.gamescreen import GameScreen
         from cardtable.ui.screens import SlotBusyDialog
 
-        shown = safetext.markup(slot, safetext.SHORT)
+        shown = safetext.clean(slot, safetext.SHORT)     # file text: shown with markup off
         if any(isinstance(s, GameScreen) and s.slot == slot for s in self.screen_stack):
-            self.notify(t("already_open", slot=shown), severity="warning")
+            self.notify(t("already_open", slot=shown), severity="warning", markup=False)
             return False
         if not read_only:
             try:
@@ -208,15 +208,15 @@ class CardTableApp(App[None]):
                 self.push_screen(SlotBusyDialog(slot), callback=lambda choice: self._busy_answer(slot, choice))
                 return False
             except SaveError as exc:      # not a slot name
-                self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.reason)),
-                            severity="error", timeout=8)
+                self.notify(t("save_damaged", slot=shown, reason=safetext.clean(exc.reason)),
+                            severity="error", timeout=8, markup=False)
                 return False
         try:
             match, data = loaded if loaded is not None else self.store.load(slot)
         except SaveError as exc:
             self.store.unlock(slot)
-            self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.reason)), severity="error",
-                        timeout=8)
+            self.notify(t("save_damaged", slot=shown, reason=safetext.clean(exc.reason)), severity="error",
+                        timeout=8, markup=False)
             return False
         spec = games.get(data.game)
         screen = self.game_screen_class(data.game)(spec, match, data.players, slot, fresh=False)
@@ -300,7 +300,8 @@ class CardTableApp(App[None]):
         try:
             save_settings(settings)
         except OSError as exc:
-            self.notify(t("save_failed", reason=exc.strerror or str(exc)), severity="error")
+            self.notify(t("save_failed", reason=safetext.clean(exc.strerror or str(exc))), severity="error",
+                        markup=False)
         i18n.set_language(self.language_override or settings.language or i18n.detect_language())
         self.set_class(settings.card_style == "ascii", "ascii-mode")
         for screen in self.screen_stack:

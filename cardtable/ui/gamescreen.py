@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from rich.markup import escape
 from textual import events
 from textual.binding import Binding
 from textual.screen import Screen
@@ -478,11 +477,11 @@ class GameScreen(Screen):
             self.app.store.save(self.slot, self.match, self.players, undo=self.undo_used)
         except SaveError as exc:
             self.save_error = exc.reason
-            self.notify(t("save_failed", reason=escape(exc.reason)), severity="error")
+            self.notify(t("save_failed", reason=exc.reason), severity="error", markup=False)   # cleaned by SaveError
             return False
         self.save_error = None
         if not quiet:
-            self.notify(t("saved_to", slot=self.slot))
+            self.notify(t("saved_to", slot=self.slot), markup=False)
         return True
 
     def on_unmount(self) -> None:

@@ -194,14 +194,15 @@ class SlotsScreen(Screen):
         except SaveDirError as exc:
             infos, empty = [], t("saves_unreadable", reason=safetext.clean(exc.reason))
         for info in infos:
-            # Every field here may come from a hostile file: cleaned, capped and markup-escaped.
-            slot = safetext.markup(info.slot, safetext.SHORT)
+            # Every field here may come from a hostile file: cleaned, capped and given as Text (a string
+            # cell would be read as Rich markup: backslashes eaten, «:smile:» turned into an emoji).
+            slot = safetext.text(info.slot, safetext.SHORT)
             if info.damaged:
-                table.add_row(slot, safetext.markup(info.game or "?", safetext.SHORT),
-                              safetext.markup(f"{t('damaged')}: {info.problem}"), "", key=info.slot)
+                table.add_row(slot, safetext.text(info.game or "?", safetext.SHORT),
+                              safetext.text(f"{t('damaged')}: {info.problem}"), "", key=info.slot)
             else:
-                table.add_row(slot, t("game_" + info.game), safetext.markup(info.describe()),
-                              safetext.markup(info.saved_at.replace("T", " "), safetext.SHORT), key=info.slot)
+                table.add_row(slot, t("game_" + info.game), safetext.text(info.describe()),
+                              safetext.text(info.saved_at.replace("T", " "), safetext.SHORT), key=info.slot)
         self.query_one("#slots-empty", Static).update(Text("" if infos else empty))
         table.focus()
 
@@ -246,7 +247,7 @@ class SlotsScreen(Screen):
             try:
                 self.app.store.delete(slot)
             except SaveError as exc:      # open in another cardtable, or the file cannot be removed
-                self.notify(safetext.markup(exc.reason), severity="error")
+                self.notify(safetext.clean(exc.reason), severity="error", markup=False)
             self.fill()
 
 
