@@ -2,17 +2,19 @@
 it was opened from, first (issue 8 point 9: the Guandan table listed «s Settings» and «q Quit»)."""
 
 import pytest
-from textual.widgets import MarkdownViewer
+from textual import events
+from textual.widgets import Input, Label, MarkdownViewer
 
 from cardtable.i18n import t
-from cardtable.ui.dialogs import HandEndDialog
+from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog
 from cardtable.ui.gamescreen import GameScreen
-from cardtable.ui.gongzhu import GongZhuScreen
-from cardtable.ui.guandan import GuandanScreen
-from cardtable.ui.guinote import GuinoteScreen
+from cardtable.ui.gongzhu import GongZhuScreen, GongZhuSetup
+from cardtable.ui.guandan import GuandanScreen, GuandanSetup
+from cardtable.ui.guinote import GuinoteScreen, GuinoteSetup
 from cardtable.ui.home import HomeScreen
 from cardtable.ui.keys import key_name
-from cardtable.ui.screens import HelpScreen
+from cardtable.ui.screens import HelpScreen, RulesScreen, SettingsScreen, SlotBusyDialog, SlotsScreen
+from cardtable.ui.statistics import StatisticsScreen
 from tests.ui_helpers import make_app, settle
 
 TABLES = {"guandan": GuandanScreen, "gongzhu": GongZhuScreen, "guinote": GuinoteScreen}
@@ -107,3 +109,89 @@ async def test_the_keys_screen_from_home_lists_the_home_keys(tmp_path):
         assert heading == t("home")
         listed = sorted(key for keys, _ in rows for key in keys.split(" / "))
         assert listed == sorted(key_name(key) for key in bound(HomeScreen))
+
+
+class _Hand(HandEndDialog):
+    def body(self):
+        yield Label("body")
+
+
+class _Match(MatchEndDialog):
+    def body(self):
+        yield Label("body")
+
+
+# Every kind of dialog and screen the app shows over a table or home (issue 10: «?» did nothing while a
+# dialog was open, since a modal screen stops the app's ordinary bindings).
+SCREENS = {
+    "hand_end": lambda: _Hand("Hand 1", False),
+    "match_end": lambda: _Match({"type": "match_end"}),
+    "setup_guandan": GuandanSetup,
+    "setup_gongzhu": GongZhuSetup,
+    "setup_guinote": GuinoteSetup,
+    "settings": SettingsScreen,
+    "slot_busy": lambda: SlotBusyDialog("s"),
+    "last_trick": lambda: LastTrickDialog([], None),
+    "rules": lambda: RulesScreen("guinote"),
+    "slots": SlotsScreen,
+    "statistics": StatisticsScreen,
+}
+
+
+@pytest.mark.parametrize("name", SCREENS)
+async def test_the_keys_screen_opens_from_every_dialog_and_screen(tmp_path, name):
+    app = make_app(tmp_path)
+    answers = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        under = SCREENS[name]()
+        app.push_screen(under, callback=answers.append)
+        await settle(pilot)
+        focused = app.screen.focused
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen) and app.screen.source is under
+        assert sections(app.screen.query_one(MarkdownViewer).document.source)   # it lists keys
+        await pilot.press("question_mark")          # «?» again closes it, like Esc
+        await settle(pilot)
+        assert app.screen is under and app.screen.focused is focused and answers == []
+
+
+async def test_question_mark_typed_ahead_with_enter_on_a_dialog_does_not_answer_it(tmp_path):
+    """«?» then Enter in one read of the terminal: the Keys screen opens and the Enter is not an answer
+    to the dialog underneath; back from the Keys screen, the dialog still answers once."""
+    app = make_app(tmp_path)
+    answers = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        dialog = _Hand("Hand 1", False)
+        app.push_screen(dialog, callback=answers.append)
+        await settle(pilot)
+        for key, char in (("question_mark", "?"), ("enter", "\r")):
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen) and answers == []
+        assert sum(isinstance(screen, HelpScreen) for screen in app.screen_stack) == 1
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is dialog and app.screen.focused.id == "next"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert answers == ["next"]
+
+
+async def test_question_mark_in_the_game_number_box_opens_the_keys(tmp_path):
+    """The game-number box takes digits only, so «?» there still opens the Keys screen."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.push_screen(GuinoteSetup())
+        await settle(pilot)
+        box = app.screen.query_one("#setup-seed", Input)
+        box.focus()
+        await pilot.press("1", "question_mark", "2")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert box.value == "1"

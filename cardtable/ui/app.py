@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 
 from cardtable import games, i18n, safetext
 from cardtable.i18n import t
 from cardtable.saves import SaveError, SaveStore, SlotBusy
 from cardtable.settings import Settings, load_settings, save_settings
+from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.guard import on_top
 from cardtable.ui.toosmall import MIN_HEIGHT, MIN_WIDTH
 
@@ -53,7 +54,9 @@ class CardTableApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", show=False, priority=True),
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
-        Binding("question_mark", "help", "help", show=False),
+        # A priority binding: the Keys screen opens from every screen and every dialog (a modal screen
+        # stops the app's ordinary bindings). check_action hands «?» on where it means something else.
+        Binding("question_mark", "help", "help", priority=True),
     ]
 
     def __init__(self, store: SaveStore | None = None, settings: Settings | None = None,
@@ -74,6 +77,7 @@ class CardTableApp(App[None]):
         return HomeScreen()
 
     def on_mount(self) -> None:
+        translate_bindings(self)          # «? Keys» in the footers is the app's binding
         self.set_class(self.settings.card_style == "ascii", "ascii-mode")
         self._install_signal_handlers()
         if self.launch is not None:
@@ -292,8 +296,26 @@ class CardTableApp(App[None]):
     def action_help(self) -> None:
         from cardtable.ui.screens import HelpScreen
 
-        if not isinstance(self.screen, HelpScreen):
+        if self.keys_screen_available():
             self.push_screen(HelpScreen(self.screen))
+
+    def keys_screen_available(self) -> bool:
+        """Whether «?» opens the Keys screen here. Not on the Keys screen itself (its own «?» closes it),
+        not over the «enlarge the terminal» message, not while the screen on top is not ready (type-ahead).
+        (A focused box that takes «?» as text keeps it: Textual drops the binding for it.)"""
+        from cardtable.ui.screens import HelpScreen
+        from cardtable.ui.toosmall import TooSmallScreen
+
+        try:
+            screen = self.screen
+        except ScreenStackError:
+            return False
+        return not isinstance(screen, (HelpScreen, TooSmallScreen)) and on_top(screen)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "help":
+            return self.keys_screen_available()
+        return True
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
@@ -303,6 +325,7 @@ class CardTableApp(App[None]):
             self.notify(t("save_failed", reason=safetext.clean(exc.strerror or str(exc))), severity="error",
                         markup=False)
         i18n.set_language(self.language_override or settings.language or i18n.detect_language())
+        translate_bindings(self)
         self.set_class(settings.card_style == "ascii", "ascii-mode")
         for screen in self.screen_stack:
             if hasattr(screen, "settings_changed"):

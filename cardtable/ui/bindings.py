@@ -10,13 +10,14 @@ from cardtable.i18n import t
 
 
 def translate_bindings(node: DOMNode) -> None:
-    """Rebuild ``node``'s bindings from its class's, with each description passed through ``t``."""
+    """Rebuild ``node``'s bindings from its class's, with each description passed through ``t``. Keys
+    the node bound at run time (the app's command palette key) are kept as they are."""
     merged = type(node)._merged_bindings
     if merged is None:
         return
-    node._bindings.key_to_bindings = {
+    node._bindings.key_to_bindings.update({
         key: [dataclasses.replace(b, description=t(b.description)) if b.description else b for b in bindings]
         for key, bindings in merged.key_to_bindings.items()
-    }
+    })
     if node.is_mounted:
         node.refresh_bindings()

@@ -177,6 +177,14 @@ class LastTrickDialog(ModalScreen):
                 yield Static(text)
 
 
+class DigitsInput(Input):
+    """A box for a number: it takes digits only, so the other keys keep their meaning there («?» opens
+    the Keys screen; Textual hands every printable key to a plain Input)."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character.isdigit()
+
+
 class SetupDialog(AnswerOnce):
     """Before a match: the game's own options, then the CPU level and the game number, and a start
     button (focused from the first frame). Answers ``(options, seed or None, level)``, or None."""
@@ -203,7 +211,8 @@ class SetupDialog(AnswerOnce):
                                                            ("level_hard", "hard", False)))
             with Horizontal(classes="form-row"):
                 yield Label(t("game_number"), classes="form-label")
-                yield Input(placeholder=t("game_number_help"), id="setup-seed", restrict=r"[0-9]*", max_length=20)
+                yield DigitsInput(placeholder=t("game_number_help"), id="setup-seed", restrict=r"[0-9]*",
+                                  max_length=20)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("cancel"), id="setup-cancel")
                 yield Button(t(self.START_KEY), id="setup-start", variant="primary")
