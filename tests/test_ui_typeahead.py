@@ -6,7 +6,8 @@ import random
 
 import pytest
 from textual import events
-from textual.widgets import Label
+from textual.screen import Screen
+from textual.widgets import Label, Static
 
 from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog, SetupDialog
 from cardtable.ui.gamescreen import GameScreen
@@ -146,3 +147,47 @@ async def test_enter_typed_as_the_dialog_opens_goes_forward(tmp_path, dialog, an
         await settle(pilot)
         assert answers == [answer]
 
+
+
+class _Opener(Screen):
+    """A screen whose focused widget answers «x» by opening the next screen, as the home screen's list
+    answers Enter by opening the setup dialog; the key then bubbles on up to the app."""
+
+    def compose(self):
+        yield _OpensOnX()
+
+
+class _OpensOnX(Static, can_focus=True):
+    def on_key(self, event):
+        if event.key == "x":
+            self.app.push_screen(_Bound())
+
+
+class _Bound(Screen):
+    BINDINGS = [("x", "hit", "hit")]
+    hits = 0
+
+    def compose(self):
+        yield Label("next")
+
+    def action_hit(self):
+        type(self).hits += 1
+
+
+async def test_a_key_never_acts_on_the_screen_it_opened(tmp_path):
+    """F1: a key typed at one screen that opens another must not also run the new screen's binding for
+    the same key when it bubbles up to the app (Enter on home opened the setup dialog and could start a
+    game; Enter at a dialog reached a Guandan table not composed yet: NoMatches ColumnsView)."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(_Opener())
+        await settle(pilot)
+        app.screen.query_one(_OpensOnX).focus()
+        _Bound.hits = 0
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, _Bound) and _Bound.hits == 0
+        await pilot.press("x")                # typed at the new screen: its binding works
+        await settle(pilot)
+        assert _Bound.hits == 1

@@ -8,6 +8,7 @@ import importlib
 import os
 import signal
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,7 @@ class CardTableApp(App[None]):
         i18n.set_language(language_override or self.settings.language or i18n.detect_language())
         self.launch = launch
         self.exit_message: str | None = None
+        self._key_screens: OrderedDict[int, Any] = OrderedDict()    # key event id → screen it was typed at
         self._quit_waits = 0
 
     # -- lifecycle
@@ -123,12 +125,31 @@ class CardTableApp(App[None]):
             self.statistics.close()
 
     # -- type-ahead
+    def _top_screen(self) -> Any:
+        try:
+            return self.screen
+        except ScreenStackError:
+            return None
+
     def ready_for_input(self) -> bool:
         """Whether keys may reach the screen on top: no game is being launched and the screen is
         mounted (a table typed at before it exists raised NoMatches)."""
         return self.launch is None and on_top(self.screen)
 
     async def on_event(self, event: events.Event) -> None:
+        # A key goes to the focused widget, then bubbles back up to the app, which runs the bindings of
+        # the screen on top *then*. If handling the key opened another screen (Enter on home opens the
+        # setup dialog; Enter at the dialog opens a table not composed yet: NoMatches ColumnsView), that
+        # screen's binding must not run too: a key acts only on the screen it was typed at.
+        if isinstance(event, events.Key):
+            if not event.is_forwarded:
+                self._key_screens[id(event)] = self._top_screen()
+                while len(self._key_screens) > 64:
+                    self._key_screens.popitem(last=False)
+            elif self._key_screens.pop(id(event), None) is not self._top_screen():
+                event.stop()
+                event.prevent_default()
+                return
         # Keys typed ahead while a game launches, or while the next screen is not mounted yet, are
         # dropped: they were meant for a screen that is not there (and Enter on the home screen would
         # stack setup dialogs). Quitting is only put off until the screen is ready.
