@@ -217,25 +217,25 @@ async def _guandan_hint_partner(pilot) -> None:
 
 
 async def _guandan_summary(pilot) -> None:
-    from cardtable.ui.guandan import SummaryScreen
+    from cardtable.ui.guandan import GuandanSummary
 
     record = {"type": "hand_end", "hand": 9, "finish": [1, 0, 3, 2], "winner_team": 1, "level_up": 0,
               "levels": ["A", "A"], "a_failures": [2, 0], "match_won": False}
-    pilot.app.push_screen(SummaryScreen(record, False, GuandanOptions(aces="three_strikes")))
+    pilot.app.push_screen(GuandanSummary(record, False, GuandanOptions(aces="three_strikes")))
 
 
 async def _guandan_summary_won(pilot) -> None:
-    from cardtable.ui.guandan import SummaryScreen
+    from cardtable.ui.guandan import GuandanSummary
 
     record = {"type": "hand_end", "hand": 9, "finish": [0, 1, 2, 3], "winner_team": 0, "level_up": 0,
               "levels": ["A", "9"], "a_failures": [1, 0], "match_won": True}
-    pilot.app.push_screen(SummaryScreen(record, True, GuandanOptions()))
+    pilot.app.push_screen(GuandanSummary(record, True, GuandanOptions()))
 
 
 async def _guandan_match_end(pilot) -> None:
-    from cardtable.ui.guandan import MatchEndScreen
+    from cardtable.ui.guandan import GuandanMatchEnd
 
-    pilot.app.push_screen(MatchEndScreen({"type": "match_end", "winner_team": 0, "hands": 9}))
+    pilot.app.push_screen(GuandanMatchEnd({"type": "match_end", "winner_team": 0, "hands": 9}))
 
 
 async def _guandan_last_trick(pilot) -> None:

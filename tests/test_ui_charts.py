@@ -10,7 +10,7 @@ from cardtable.engine import Outcome
 from cardtable.games.gongzhu.state import GongZhuOptions
 from cardtable.saves import SaveStore
 from cardtable.ui.dialogs import RunningScoreChart
-from cardtable.ui.gongzhu import GongZhuScreen, MatchEndScreen, ResultsScreen, ShowPanel
+from cardtable.ui.gongzhu import GongZhuScreen, GongZhuMatchEnd, ResultsScreen, ShowPanel
 from tests.ui_helpers import make_app, settle
 
 OPTIONS = GongZhuOptions(target=1000, max_hands=3)
@@ -29,7 +29,7 @@ def _save_before_the_last_card(tmp_path) -> None:
 async def _to_match_end(pilot, app) -> None:
     screen = next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
     for _ in range(30):
-        if isinstance(app.screen, MatchEndScreen):
+        if isinstance(app.screen, GongZhuMatchEnd):
             return
         if isinstance(app.screen, ResultsScreen):
             await pilot.press("n")

@@ -5,7 +5,7 @@ from textual.widgets import Checkbox
 
 from cardtable.games.gongzhu.state import GongZhuOptions, Show
 from cardtable.saves import SaveStore
-from cardtable.ui.gongzhu import GongZhuScreen, GongZhuSetup, MatchEndScreen, ResultsScreen, ShowPanel
+from cardtable.ui.gongzhu import GongZhuScreen, GongZhuSetup, GongZhuMatchEnd, ResultsScreen, ShowPanel
 from cardtable.ui.home import HomeScreen
 from cardtable.ui.widgets import HandView
 from tests.ui_helpers import make_app, settle
@@ -173,12 +173,12 @@ async def test_match_end_screen_names_winner_and_pig(tmp_path):
         for _ in range(20):
             if isinstance(app.screen, ResultsScreen):
                 await pilot.press("n")
-            elif isinstance(app.screen, MatchEndScreen):
+            elif isinstance(app.screen, GongZhuMatchEnd):
                 break
             elif table(app).match.to_move() == 0:
                 await play_my_turn(pilot, app)
             await settle(pilot)
-        assert isinstance(app.screen, MatchEndScreen)
+        assert isinstance(app.screen, GongZhuMatchEnd)
         text = " ".join(str(w.render()) for w in app.screen.query("Label"))
         assert "Winner" in text and "el Cerdo" in text
 
@@ -295,13 +295,13 @@ def _north_shown_and_taken_save(store):
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_north_plate_shows_shown_taken_and_hand_points(tmp_path, size):
     """Bug 2: North's plate is cut (its «hand N» line never shows; «taken:» hides once it has shown)."""
-    from cardtable.ui.gongzhu import SeatPanel
+    from cardtable.ui.gongzhu import GongZhuSeatPanel
 
     _north_shown_and_taken_save(SaveStore(tmp_path / "saves"))
     app = make_app(tmp_path, launch=("continue", "north"))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        north = table(app).query_one("#gz-north", SeatPanel)
+        north = table(app).query_one("#gz-north", GongZhuSeatPanel)
         text = north.render()
         plain = str(text)
         assert "shown:" in plain and "taken:" in plain and "hand " in plain

@@ -11,7 +11,7 @@ from cardtable.ui.guandan import (
     GuandanScreen,
     GuandanSetup,
     PlayControl,
-    SummaryScreen,
+    GuandanSummary,
     TableView,
     anti_text,
     combo_name,
@@ -112,12 +112,12 @@ async def test_whole_hand_with_wild_choice_and_tribute(tmp_path):
         assert isinstance(first, Play) and (first.type, first.key) == (chosen.type, chosen.key)
         # Play the rest of the hand with hints and passes.
         for _ in range(400):
-            if isinstance(app.screen, SummaryScreen):
+            if isinstance(app.screen, GuandanSummary):
                 break
             if screen.match.to_move() == 0 and not isinstance(app.screen, ChooserScreen):
                 await my_turn(pilot, app)
             await settle(pilot)
-        assert isinstance(app.screen, SummaryScreen)
+        assert isinstance(app.screen, GuandanSummary)
         await pilot.press("n")
         await settle(pilot)
         assert screen.match.hand == 2
@@ -188,7 +188,7 @@ def test_summary_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
         await settle(pilot)
         for _ in range(400):
-            if isinstance(pilot.app.screen, SummaryScreen):
+            if isinstance(pilot.app.screen, GuandanSummary):
                 break
             if table(pilot.app).match.to_move() == 0 and not isinstance(pilot.app.screen, ChooserScreen):
                 await my_turn(pilot, pilot.app)
@@ -431,7 +431,7 @@ async def test_match_winning_summary_says_the_aces_are_passed(tmp_path):
         app = make_app(tmp_path, lang=lang)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            app.push_screen(SummaryScreen(record, True, GuandanOptions(aces="three_strikes")))
+            app.push_screen(GuandanSummary(record, True, GuandanOptions(aces="three_strikes")))
             await settle(pilot)
             text = screen_text(app)
             assert passed in text and button in text
@@ -576,7 +576,7 @@ async def test_plus_n_shows_before_the_summary(tmp_path):
         assert f" +{rise} " in str(screen.query_one("#gd-level").render())
         await pilot.press("space")
         await settle(pilot)
-        assert isinstance(app.screen, SummaryScreen)
+        assert isinstance(app.screen, GuandanSummary)
 
 
 def test_column_selection_snapshot(snap_compare, tmp_path):

@@ -198,12 +198,12 @@ def hand_label(view: GongZhuView) -> str:
 
 
 # ---------------------------------------------------------------- widgets
-class SeatPanel(Static):
+class GongZhuSeatPanel(Static):
     """An opponent: name, card count, shown cards, point cards taken, hand points and total."""
 
     DEFAULT_CSS = """
-    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
-    SeatPanel.to-move { border: round $accent; }
+    GongZhuSeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
+    GongZhuSeatPanel.to-move { border: round $accent; }
     """
 
     def show_seat(self, view: GongZhuView, seat: int, count: int, style: str, wide: bool = False) -> None:
@@ -384,10 +384,10 @@ class ResultsScreen(HandEndDialog):
         yield Static(Group(results_table(self.record), Text("\n".join(notes), style="italic")), id="results-body")
 
 
-class MatchEndScreen(MatchEndDialog):
+class GongZhuMatchEnd(MatchEndDialog):
     """Names the winner and «el Cerdo», with the final totals."""
 
-    DEFAULT_CSS = "MatchEndScreen .dialog { width: 60; }"
+    DEFAULT_CSS = "GongZhuMatchEnd .dialog { width: 60; }"
 
     def body(self):
         def names(seats):
@@ -445,11 +445,11 @@ class GongZhuScreen(GameScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield SeatPanel(id="gz-north")
+        yield GongZhuSeatPanel(id="gz-north")
         with Horizontal(id="gz-middle"):
-            yield SeatPanel(id="gz-west")
+            yield GongZhuSeatPanel(id="gz-west")
             yield TrickView(id="gz-trick")
-            yield SeatPanel(id="gz-east")
+            yield GongZhuSeatPanel(id="gz-east")
         yield Static(id="gz-me")
         yield HandView(card_text, id="gz-hand")
         yield Static(id="gz-status")
@@ -490,8 +490,8 @@ class GongZhuScreen(GameScreen):
     def results_dialog(self, record: dict) -> ResultsScreen:
         return ResultsScreen(record, self.pending_match_end is not None)
 
-    def match_end_dialog(self, record: dict) -> MatchEndScreen:
-        return MatchEndScreen(record)
+    def match_end_dialog(self, record: dict) -> GongZhuMatchEnd:
+        return GongZhuMatchEnd(record)
 
     # -- rendering
     def refresh_table(self) -> None:
@@ -503,7 +503,7 @@ class GongZhuScreen(GameScreen):
         dealt = hand.revealed if self.dealing else 13
         for seat, widget_id in ((1, "#gz-west"), (2, "#gz-north"), (3, "#gz-east")):
             count = min(view.counts[seat], dealt) if self.dealing else view.counts[seat]
-            self.query_one(widget_id, SeatPanel).show_seat(view, seat, count, style, wide=seat == 2)
+            self.query_one(widget_id, GongZhuSeatPanel).show_seat(view, seat, count, style, wide=seat == 2)
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
         me.append(f"{t('gz_total')} {view.totals[HUMAN]:+d}", style="bold")

@@ -296,12 +296,12 @@ class LevelBar(Static):
         self.update(text)
 
 
-class SeatPanel(Static):
+class GuandanSeatPanel(Static):
     DEFAULT_CSS = """
-    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
-    SeatPanel.to-move { border: round $accent; }
-    SeatPanel.partner { border: round $success-darken-1; }
-    SeatPanel.partner.to-move { border: round $accent; }
+    GuandanSeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
+    GuandanSeatPanel.to-move { border: round $accent; }
+    GuandanSeatPanel.partner { border: round $success-darken-1; }
+    GuandanSeatPanel.partner.to-move { border: round $accent; }
     """
 
     def show_seat(self, view: GuandanView, seat: int, style: str, one_line: bool = False) -> None:
@@ -649,10 +649,10 @@ def rise_text(record: dict) -> Text:
     return Text(rise, style="bold green" if us else "bold red")
 
 
-class SummaryScreen(HandEndDialog):
+class GuandanSummary(HandEndDialog):
     """The places and the levels after a hand."""
 
-    DEFAULT_CSS = "SummaryScreen .dialog { width: 60; }"
+    DEFAULT_CSS = "GuandanSummary .dialog { width: 60; }"
 
     def __init__(self, record: dict, match_over: bool, options: GuandanOptions | None = None) -> None:
         super().__init__(t("gd_summary", hand=record["hand"]), match_over)
@@ -676,8 +676,8 @@ class SummaryScreen(HandEndDialog):
         yield Label(fails_text(self.options, record["a_failures"]))
 
 
-class MatchEndScreen(MatchEndDialog):
-    DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
+class GuandanMatchEnd(MatchEndDialog):
+    DEFAULT_CSS = "GuandanMatchEnd .dialog { width: 56; }"
 
     def body(self):
         us = self.record["winner_team"] == 0
@@ -778,11 +778,11 @@ class GuandanScreen(GameScreen):
         yield Header()
         yield LevelBar(id="gd-level")
         with Horizontal(id="gd-top"):
-            yield SeatPanel(id="gd-north")
+            yield GuandanSeatPanel(id="gd-north")
         with Horizontal(id="gd-middle"):
-            yield SeatPanel(id="gd-west")
+            yield GuandanSeatPanel(id="gd-west")
             yield TableView(id="gd-table")
-            yield SeatPanel(id="gd-east")
+            yield GuandanSeatPanel(id="gd-east")
         yield ColumnsView(id="gd-columns")
         with Horizontal(id="gd-bottom"):
             yield PlayControl(id="gd-play")
@@ -867,11 +867,11 @@ class GuandanScreen(GameScreen):
             self.columns.select([recommended_return(self.match.view(HUMAN)).card])
             self.set_status(t("gd_return_you"))
 
-    def results_dialog(self, record: dict) -> SummaryScreen:
-        return SummaryScreen(record, self.pending_match_end is not None, self.match.options)
+    def results_dialog(self, record: dict) -> GuandanSummary:
+        return GuandanSummary(record, self.pending_match_end is not None, self.match.options)
 
-    def match_end_dialog(self, record: dict) -> MatchEndScreen:
-        return MatchEndScreen(record)
+    def match_end_dialog(self, record: dict) -> GuandanMatchEnd:
+        return GuandanMatchEnd(record)
 
     def new_hand_started(self) -> None:
         self.flash = ""
@@ -896,7 +896,7 @@ class GuandanScreen(GameScreen):
         style = self.style_name
         self.query_one(LevelBar).show(view, self.flash)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
-            self.query_one(widget_id, SeatPanel).show_seat(view, seat, style, one_line=seat == 2)
+            self.query_one(widget_id, GuandanSeatPanel).show_seat(view, seat, style, one_line=seat == 2)
         columns, labels = self._column_groups(view)
         keep = self.columns.selection() if [list(c) for c in columns] == self.columns.columns else None
         self.columns.set_columns(columns, labels, style)
