@@ -10,11 +10,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioSet, Static
 
 from cardtable.engine import OptionError, check_seed
 from cardtable.i18n import t
 from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.toggles import ChoiceButton
 
 
 class ChoiceDialog(AnswerOnce):
@@ -280,6 +281,6 @@ def radio_row(label_key: str, set_id: str, choices: Iterable[tuple[str, str, boo
     """A labelled row of radio buttons: ``choices`` are (i18n key, value, pressed)."""
     return Horizontal(
         Label(t(label_key), classes="form-label"),
-        PresetRadioSet(*(RadioButton(t(text), value=pressed, name=value) for text, value, pressed in choices),
+        PresetRadioSet(*(ChoiceButton(t(text), value=pressed, name=value) for text, value, pressed in choices),
                        id=set_id, classes="inline"),
         classes="form-row")

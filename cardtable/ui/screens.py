@@ -15,7 +15,6 @@ from textual.widgets import (
     Header,
     Label,
     MarkdownViewer,
-    RadioButton,
     RadioSet,
     Static,
 )
@@ -29,6 +28,7 @@ from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.dialogs import ChoiceDialog
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import AnswerOnce, on_top
+from cardtable.ui.toggles import ChoiceButton
 
 
 class HelpScreen(Screen):
@@ -123,8 +123,8 @@ class SettingsScreen(AnswerOnce):
                             with RadioSet(id=f"set-{field}"):
                                 for value, label in choices:
                                     text = label if field == "language" else t(label)
-                                    yield RadioButton(text, value=getattr(current, field) == value,
-                                                      name=value)
+                                    yield ChoiceButton(text, value=getattr(current, field) == value,
+                                                       name=value)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("cancel"), id="settings-cancel")
                 yield Button(t("ok"), id="settings-ok", variant="primary")
