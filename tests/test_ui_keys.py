@@ -195,3 +195,44 @@ async def test_question_mark_in_the_game_number_box_opens_the_keys(tmp_path):
         await pilot.press("escape")
         await settle(pilot)
         assert box.value == "1"
+
+
+@pytest.mark.parametrize("game", TABLES)
+async def test_unavailable_table_keys_are_dimmed_not_hidden(tmp_path, game):
+    """While the cards are being dealt (or the CPU players are playing) the hint and play keys stay in
+    the footer, dimmed, so that it does not jump about."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(tmp_path, launch=("new", game, None, 1, "normal"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, GameScreen)
+        table.dealing = True
+        table.refresh_bindings()
+        await settle(pilot)
+        hint = app.screen.active_bindings["h"]
+        assert hint.binding.show and not hint.enabled
+        keys = {key.key: key for key in app.screen.query(FooterKey)}
+        assert "h" in keys and keys["h"].has_class("-disabled")
+
+
+@pytest.mark.parametrize("lang,theme,quit_text,search", [("en", "Theme", "Quit", "Search for commands…"),
+                                                        ("es", "Tema", "Salir", "Busca una orden…")])
+async def test_the_palette_speaks_the_ui_language(tmp_path, lang, theme, quit_text, search):
+    from textual.command import CommandInput, CommandPalette
+
+    app = make_app(tmp_path, lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert theme in titles and quit_text in titles
+        assert titles.count(t("help")) == 1                   # one «Keys»: ours (Textual's panel is left out)
+        if lang == "es":
+            assert not {"Theme", "Quit", "Screenshot", "Maximize", "Minimize"} & set(titles)
+        footer_labels = [str(key.description) for key in app.screen.query("FooterKey")]
+        assert t("palette") in footer_labels
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(CommandInput).placeholder == search

@@ -58,7 +58,15 @@ class CardTableApp(App[None]):
         # A priority binding: the Keys screen opens from every screen and every dialog (a modal screen
         # stops the app's ordinary bindings). check_action hands «?» on where it means something else.
         Binding("question_mark", "help", "help", priority=True),
+        # Textual's own palette key, bound here so that its footer label is translated like the rest.
+        Binding("ctrl+p", "command_palette", "palette", show=False, priority=True, tooltip="palette_open"),
     ]
+    # Textual's own palette commands, in the UI language ((title, help) catalog keys). Its «Keys» command
+    # (the widget help panel) is left out: «?» and our «Keys» command open the Keys screen.
+    SYSTEM_COMMANDS = {"Theme": ("sys_theme", "sys_theme_help"), "Quit": ("sys_quit", "sys_quit_help"),
+                       "Minimize": ("sys_minimize", "sys_minimize_help"),
+                       "Maximize": ("sys_maximize", "sys_maximize_help"),
+                       "Screenshot": ("sys_screenshot", "sys_screenshot_help")}
 
     def __init__(self, store: SaveStore | None = None, settings: Settings | None = None,
                  launch: tuple | None = None, language_override: str | None = None) -> None:
@@ -80,6 +88,8 @@ class CardTableApp(App[None]):
 
     def on_mount(self) -> None:
         translate_bindings(self)          # «? Keys» in the footers is the app's binding
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._theme_changed(self.current_theme)
         self.set_class(self.settings.card_style == "ascii", "ascii-mode")
         self._install_signal_handlers()
         if self.launch is not None:
@@ -160,6 +170,16 @@ class CardTableApp(App[None]):
             event.prevent_default()
             return
         await super().on_event(event)
+
+    def _theme_changed(self, theme: Any) -> None:
+        """Cards are drawn with inks for a dark or a light background (or the theme's own): redraw."""
+        from cardtable.ui import cardart
+        from cardtable.ui.gamescreen import GameScreen
+
+        cardart.use_theme(theme.dark, theme.variables)
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen) and screen.is_mounted:
+                screen.refresh_table()
 
     # -- the terminal size
     def on_resize(self, event: Any) -> None:
@@ -282,7 +302,20 @@ class CardTableApp(App[None]):
                             lambda: self.push_screen(SettingsScreen()))
         yield SystemCommand(t("stats_title"), t("stats_palette"), self.action_statistics)
         yield SystemCommand(t("help"), t("keys_title"), self.action_help)
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Keys":
+                continue
+            title, help_text = self.SYSTEM_COMMANDS.get(command.title, (None, None))
+            if title is not None:
+                command = SystemCommand(t(title), t(help_text), command.callback, command.discover)
+            yield command
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, with its search prompt in the UI language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=t("palette_search"), id="--command-palette"))
 
     # -- actions
     def action_statistics(self) -> None:

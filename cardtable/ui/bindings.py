@@ -16,7 +16,8 @@ def translate_bindings(node: DOMNode) -> None:
     if merged is None:
         return
     node._bindings.key_to_bindings.update({
-        key: [dataclasses.replace(b, description=t(b.description)) if b.description else b for b in bindings]
+        key: [dataclasses.replace(b, description=t(b.description) if b.description else b.description,
+                                  tooltip=t(b.tooltip) if b.tooltip else b.tooltip) for b in bindings]
         for key, bindings in merged.key_to_bindings.items()
     })
     if node.is_mounted:

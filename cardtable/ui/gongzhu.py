@@ -23,6 +23,7 @@ from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog,
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.toggles import TickBox
 from cardtable.ui.widgets import HandView, TrickView
 
 i18n.register(
@@ -266,10 +267,10 @@ class GongZhuSetup(SetupDialog):
                          classes="form-row")
         yield radio_row("gz_all_hearts_label", "gz-all-hearts", (("gz_all_hearts_200", "200", True),
                                                                  ("gz_all_hearts_400", "400", False)))
-        yield Checkbox(t("gz_swap"), value=True, id="gz-swap")
-        yield Checkbox(t("gz_showing"), value=True, id="gz-showing")
-        yield Checkbox(t("gz_showable_limited"), value=False, id="gz-showable")
-        yield Checkbox(t("gz_zero_hearts"), value=True, id="gz-zero")
+        yield TickBox(t("gz_swap"), value=True, id="gz-swap")
+        yield TickBox(t("gz_showing"), value=True, id="gz-showing")
+        yield TickBox(t("gz_showable_limited"), value=False, id="gz-showable")
+        yield TickBox(t("gz_zero_hearts"), value=True, id="gz-zero")
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         if event.radio_set.id == "gz-ending":
@@ -316,7 +317,7 @@ class ShowPanel(AnswerOnce):
                 before, after = rules.show_effect(card)
                 label = Text.assemble(card_text(card, self.style_name, width=0),
                                       f"  {t(names[card])}  {before} → {after}")
-                yield Checkbox(label, id=f"show-{card.code}")
+                yield TickBox(label, id=f"show-{card.code}")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gz_no_show"), id="no-show")
                 yield Button(t("gz_show_n", n=0), id="do-show", variant="primary")
@@ -554,8 +555,8 @@ class GongZhuScreen(GameScreen):
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("choose", "hint", "lift", "lower", "move"):
-            return self.match.to_move() == HUMAN and self.match.phase == "play" and not self.dealing
+        if action in ("choose", "hint", "lift", "lower", "move"):   # shown dimmed while it is not your turn
+            return True if self.match.to_move() == HUMAN and self.match.phase == "play" and not self.dealing else None
         return True
 
     def action_move(self, step: int) -> None:

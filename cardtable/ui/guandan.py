@@ -998,10 +998,11 @@ class GuandanScreen(GameScreen):
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         mine = self.match.to_move() == HUMAN and not self.dealing
+        # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
         if action in ("play", "hint", "clear", "take", "tap", "put_back", "cursor", "cursor_to", "suit"):
-            return mine
+            return True if mine else None
         if action == "pass":
-            return mine and self.match.phase == "play" and self.match.top is not None
+            return True if mine and self.match.phase == "play" and self.match.top is not None else None
         return True
 
     def action_cursor(self, step: int) -> None:

@@ -19,7 +19,7 @@ from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions
 from cardtable.i18n import card_count, t
 from cardtable.tricks import team_of
 from cardtable.ui import cells
-from cardtable.ui.cardart import SPANISH_COLOURS, spanish_text
+from cardtable.ui.cardart import spanish_colour, spanish_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
@@ -278,7 +278,7 @@ def the_card(card: SpanishCard, to: bool = False) -> str:
 
 
 def suit_text(suit: str) -> Text:
-    return Text(suit_name(suit), style=f"bold {SPANISH_COLOURS[suit]}")
+    return Text(suit_name(suit), style=f"bold {spanish_colour(suit)}")
 
 
 def cantes_text(view: GuinoteView, seat: int, revealed: bool) -> Text:
@@ -773,13 +773,14 @@ class GuinoteScreen(GameScreen):
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
+        mine = self.match.to_move() == HUMAN and not self.pending_results and not self.dealing
         if action in ("choose", "lift", "lower", "move"):
-            return (self.match.to_move() == HUMAN and self.match.pending_draw is None and not self.pending_results
-                    and not self.dealing)
+            return True if mine and self.match.pending_draw is None else None
         if action == "keep_seven":
             return self.match.pending_draw is not None and self.match.exchange_seat == HUMAN
         if action == "hint":
-            return self.match.to_move() == HUMAN and not self.pending_results and not self.dealing
+            return True if mine else None
         return True
 
     def action_move(self, step: int) -> None:

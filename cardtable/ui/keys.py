@@ -62,7 +62,8 @@ FOCUS = (Binding("tab", "app.focus_next", "focus_next"), Binding("shift+tab", "a
 
 def everywhere_bindings(app: Any) -> list[Binding]:
     """The keys that work on every screen: the app's (quit, keys), the command palette, the focus."""
-    app_bindings = [b for bindings in type(app)._merged_bindings.key_to_bindings.values() for b in bindings]
+    app_bindings = [b for bindings in type(app)._merged_bindings.key_to_bindings.values() for b in bindings
+                    if b.action != "command_palette"]
     palette = Binding(app.COMMAND_PALETTE_BINDING, "command_palette", "command_palette")
     return [*app_bindings, palette, *FOCUS]
 
