@@ -236,3 +236,9 @@ async def test_the_palette_speaks_the_ui_language(tmp_path, lang, theme, quit_te
         await settle(pilot)
         assert isinstance(app.screen, CommandPalette)
         assert app.screen.query_one(CommandInput).placeholder == search
+        await pilot.press("escape")
+        await settle(pilot)
+        app.action_change_theme()                              # the theme picker, from «Theme»
+        await settle(pilot)
+        assert app.screen.query_one(CommandInput).placeholder == t("palette_themes")
+        assert app.screen.query_one(CommandInput).placeholder != "Search for themes…" or lang == "en"

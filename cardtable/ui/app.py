@@ -310,6 +310,13 @@ class CardTableApp(App[None]):
                 command = SystemCommand(t(title), t(help_text), command.callback, command.discover)
             yield command
 
+    def search_themes(self) -> None:
+        """Textual's theme picker, with its search prompt in the UI language."""
+        from textual.command import CommandPalette
+        from textual.theme import ThemeProvider
+
+        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=t("palette_themes")))
+
     def action_command_palette(self) -> None:
         """Textual's command palette, with its search prompt in the UI language."""
         from textual.command import CommandPalette
