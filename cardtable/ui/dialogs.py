@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from cardtable.engine import OptionError, check_seed
 from cardtable.i18n import t
