@@ -10,7 +10,7 @@ from cardtable.engine import Outcome
 from cardtable.games.gongzhu.state import GongZhuOptions
 from cardtable.saves import SaveStore
 from cardtable.ui.dialogs import RunningScoreChart
-from cardtable.ui.gongzhu import GongZhuScreen, GongZhuMatchEnd, ResultsScreen, ShowPanel
+from cardtable.ui.gongzhu import GongZhuMatchEnd, GongZhuScreen, ResultsScreen, ShowPanel
 from tests.ui_helpers import make_app, settle
 
 OPTIONS = GongZhuOptions(target=1000, max_hands=3)

@@ -5,7 +5,7 @@ from textual.widgets import Checkbox
 
 from cardtable.games.gongzhu.state import GongZhuOptions, Show
 from cardtable.saves import SaveStore
-from cardtable.ui.gongzhu import GongZhuScreen, GongZhuSetup, GongZhuMatchEnd, ResultsScreen, ShowPanel
+from cardtable.ui.gongzhu import GongZhuMatchEnd, GongZhuScreen, GongZhuSetup, ResultsScreen, ShowPanel
 from cardtable.ui.home import HomeScreen
 from cardtable.ui.widgets import HandView
 from tests.ui_helpers import make_app, settle
