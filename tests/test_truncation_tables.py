@@ -117,7 +117,7 @@ _register("gongzhu: table, hinted", _gongzhu(showing=False), lambda pilot: _pres
 _register("gongzhu: last trick", _gongzhu(showing=False), lambda pilot: _press(pilot, "l"))
 _register("gongzhu: rules", _gongzhu(showing=False), lambda pilot: _press(pilot, "r"))
 _register("gongzhu: results", _gongzhu(stop=_last_card, showing=False), _to("ResultsScreen"))
-_register("gongzhu: match end", _gongzhu(3, stop=_last_card, max_hands=1, target=0), _to("MatchEndScreen"))
+_register("gongzhu: match end", _gongzhu(3, stop=_last_card, max_hands=1, target=0), _to("GongZhuMatchEnd"))
 
 
 # ---------------------------------------------------------------- Guiñote
