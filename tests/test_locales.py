@@ -57,6 +57,16 @@ def test_every_catalogue_has_every_key(lang):
                      "(the English text shows until then)"
 
 
+def test_every_ui_string_lives_in_a_catalogue_file():
+    """No module registers strings from Python any more: each language is one file."""
+    _load_everything()
+    for lang in i18n.LANGUAGES:
+        page = resources.files("cardtable.locales") / f"{lang}.toml"
+        assert i18n.parse_catalogue(page.read_text(encoding="utf-8")) == i18n.catalog(lang), lang
+    for path in (ROOT / "cardtable").rglob("*.py"):
+        assert not re.search(r"i18n\.register\(|\bregister\(\s*en\s*=", path.read_text(encoding="utf-8")), path
+
+
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_no_catalogue_has_a_key_english_lacks(lang):
     """A key only a translation has is a leftover (renamed or removed in English): delete it there."""

@@ -13,56 +13,13 @@ from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.rules import HEART_ACE, PIG, TRANSFORMER
 from cardtable.games.gongzhu.search import DEFAULT_BUDGET, HardBot, hand_points, world
 from cardtable.games.gongzhu.state import GongZhuView, Play, Show
-from cardtable.i18n import register, t
+from cardtable.i18n import t
 
 CHECK_THRESHOLD = 20.0                     # expected points
 CHECK_BUDGET = DEFAULT_BUDGET.scaled(0.5)  # the checker runs beside the CPU: half a hard decision
 GAIN_MIN = 2.0    # the hint shows its edge over the runner-up from this much (points)
 
-register(
-    en={
-        "gz_why_lead_low": "leads low in {suit}",
-        "gz_why_lead_void": "leads your last {suit}: you will be void in it",
-        "gz_why_lead": "leads {card}",
-        "gz_why_dump_pig": "gives the Pig away: you have no {suit}",
-        "gz_why_dump": "gets rid of {card}: you have no {suit}",
-        "gz_why_discard": "discards {card}: you have no {suit}",
-        "gz_why_take_clean": "takes a clean trick: you play last",
-        "gz_why_take_last": "takes it: you play last, nothing worse can come",
-        "gz_why_take": "takes the trick with {card}",
-        "gz_why_follow_low": "your lowest {suit}: others still play after you",
-        "gz_why_pig_under": "drops the Pig under {top}",
-        "gz_why_duck_pig": "stays under {top}: keeps {card} while the Pig is out",
-        "gz_why_duck": "ducks under {top}, keeps {card}",
-        "gz_why_under": "plays under {top}",
-        "gz_why_forced": "your only legal card",
-        "gz_why_show": "show {cards}: whoever takes them pays double",
-        "gz_why_show_none": "nothing is worth showing",
-        "gz_hint_gain": "+{gain} points vs {other}",
-        "gz_check_cost": "The CPU would have played {move}: −{cost} points expected",
-    },
-    es={
-        "gz_why_lead_low": "sale con una baja de {suit}",
-        "gz_why_lead_void": "sale con tu último {suit}: te quedas sin ese palo",
-        "gz_why_lead": "sale con {card}",
-        "gz_why_dump_pig": "se quita el Cerdo: no tienes {suit}",
-        "gz_why_dump": "se quita {card}: no tienes {suit}",
-        "gz_why_discard": "descarta {card}: no tienes {suit}",
-        "gz_why_take_clean": "gana una baza limpia: juegas el último",
-        "gz_why_take_last": "la gana: juegas el último, no puede llegar nada peor",
-        "gz_why_take": "gana la baza con {card}",
-        "gz_why_follow_low": "tu {suit} más baja: aún juegan otros después de ti",
-        "gz_why_pig_under": "suelta el Cerdo por debajo de {top}",
-        "gz_why_duck_pig": "se queda por debajo de {top}: guarda {card} mientras el Cerdo siga fuera",
-        "gz_why_duck": "se queda por debajo de {top}, guarda {card}",
-        "gz_why_under": "juega por debajo de {top}",
-        "gz_why_forced": "tu única carta posible",
-        "gz_why_show": "muestra {cards}: quien se las lleve paga el doble",
-        "gz_why_show_none": "no merece la pena mostrar nada",
-        "gz_hint_gain": "+{gain} puntos frente a {other}",
-        "gz_check_cost": "La CPU habría jugado {move}: −{cost} puntos de media",
-    },
-)
+# This module's UI strings are in cardtable/locales/<lang>.toml (en, es, zh).
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

@@ -15,47 +15,14 @@ from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose
 from cardtable.games.guandan.search import DEFAULT_BUDGET, HardBot, pair_levels, world
 from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
-from cardtable.i18n import register, t
+from cardtable.i18n import t
 from cardtable.tricks import team_of
 
 CHECK_THRESHOLD = 0.5                      # expected levels
 CHECK_BUDGET = DEFAULT_BUDGET              # a Guandan decision is cheap: the checker affords a full one
 GAIN_MIN = 0.1    # the hint shows its edge over the runner-up from this much (levels)
 
-register(
-    en={
-        "gd_why_forced": "your only legal move",
-        "gd_why_tribute": "the tribute is your highest card",
-        "gd_why_return_free": "it breaks none of your groups",
-        "gd_why_return": "the card you need least",
-        "gd_why_pass_partner": "your partner is winning the trick",
-        "gd_why_pass": "saves your cards: nothing here is worth them",
-        "gd_why_out": "it takes your last cards",
-        "gd_why_bomb": "a bomb: takes the lead back",
-        "gd_why_lead_plan": "part of your plan: {n} leads to go out",
-        "gd_why_lead": "a lead that keeps your groups",
-        "gd_why_cheapest": "the cheapest play that beats the table",
-        "gd_why_beat": "takes the lead",
-        "gd_hint_gain": "+{gain} levels vs {other}",
-        "gd_check_cost": "The CPU would have played {move}: −{cost} levels expected",
-    },
-    es={
-        "gd_why_forced": "tu única jugada posible",
-        "gd_why_tribute": "el tributo es tu carta más alta",
-        "gd_why_return_free": "no rompe ninguno de tus grupos",
-        "gd_why_return": "la carta que menos necesitas",
-        "gd_why_pass_partner": "tu compañero va ganando la baza",
-        "gd_why_pass": "guarda tus cartas: aquí no merece la pena",
-        "gd_why_out": "con ella te quedas sin cartas",
-        "gd_why_bomb": "una bomba: recupera la salida",
-        "gd_why_lead_plan": "parte de tu plan: {n} salidas para acabar",
-        "gd_why_lead": "una salida que no rompe tus grupos",
-        "gd_why_cheapest": "la jugada más barata que gana a la mesa",
-        "gd_why_beat": "se queda con la salida",
-        "gd_hint_gain": "+{gain} niveles frente a {other}",
-        "gd_check_cost": "La CPU habría jugado {move}: −{cost} niveles de media",
-    },
-)
+# This module's UI strings are in cardtable/locales/<lang>.toml (en, es, zh).
 
 
 def explain(view: GuandanView, move) -> hints.Reason:

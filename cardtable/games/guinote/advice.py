@@ -14,65 +14,14 @@ from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.search import DEFAULT_BUDGET, HardBot, pair_result, world
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play
-from cardtable.i18n import register, t
+from cardtable.i18n import t
 from cardtable.tricks import team_of
 
 CHECK_THRESHOLD = 0.15                     # expected result of the hand (≈ 7.5 % chance of winning it)
 CHECK_BUDGET = DEFAULT_BUDGET.scaled(0.5)  # the checker runs beside the CPU: half a hard decision
 GAIN_MIN = 0.04    # the hint shows its edge over the runner-up from this much (≈ 2 % chance of winning the hand)
 
-register(
-    en={
-        "gn_why_forced": "your only legal card",
-        "gn_why_exchange": "the 7 of trumps is worth less than the pinta",
-        "gn_why_keep_seven": "keeps the 7 of trumps",
-        "gn_why_cante": "sing while your pair may: {points} points",
-        "gn_why_claim": "your pair is past 100",
-        "gn_why_take_lead": "takes the trick and the lead",
-        "gn_why_draw_trumps": "draws trumps: you hold {cards}",
-        "gn_why_lead_trump": "leads a trump",
-        "gn_why_lead_master": "only a trump can beat it",
-        "gn_why_lead_low": "leads a card worth nothing",
-        "gn_why_lead": "leads {card}",
-        "gn_why_load": "your partner is winning: adds {points} points",
-        "gn_why_partner": "your partner is winning: keeps your good cards",
-        "gn_why_over_partner": "takes it over your partner",
-        "gn_why_trump_in": "trumps in: takes {points} points",
-        "gn_why_take": "takes the trick: {points} points",
-        "gn_why_lost": "the trick is lost: gives the least",
-        "gn_why_load_last": "your partner plays last: loads {points} points",
-        "gn_why_partner_last": "your partner plays last",
-        "gn_why_let_go": "lets this trick go: it is not worth your good cards",
-        "gn_why_give": "the trick is lost: gives {card}",
-        "gn_hint_gain": "+{gain} % chance vs {other}",
-        "gn_check_cost": "The CPU would have played {move}: −{cost} % chance of winning the hand",
-    },
-    es={
-        "gn_why_forced": "tu única carta posible",
-        "gn_why_exchange": "el 7 de triunfo vale menos que la pinta",
-        "gn_why_keep_seven": "se queda con el 7 de triunfo",
-        "gn_why_cante": "canta mientras tu pareja puede: {points} puntos",
-        "gn_why_claim": "tu pareja ya pasa de 100",
-        "gn_why_take_lead": "gana la baza y la salida",
-        "gn_why_draw_trumps": "arrastra: tienes {cards}",
-        "gn_why_lead_trump": "sale con triunfo",
-        "gn_why_lead_master": "solo un triunfo la gana",
-        "gn_why_lead_low": "sale con una carta que no vale nada",
-        "gn_why_lead": "sale con {card}",
-        "gn_why_load": "tu compañero va ganando: carga {points} puntos",
-        "gn_why_partner": "tu compañero va ganando: guarda tus buenas cartas",
-        "gn_why_over_partner": "la gana por encima de tu compañero",
-        "gn_why_trump_in": "fallas: te llevas {points} puntos",
-        "gn_why_take": "gana la baza: {points} puntos",
-        "gn_why_lost": "la baza está perdida: da lo mínimo",
-        "gn_why_load_last": "tu compañero juega el último: carga {points} puntos",
-        "gn_why_partner_last": "tu compañero juega el último",
-        "gn_why_let_go": "deja pasar la baza: no vale tus buenas cartas",
-        "gn_why_give": "la baza está perdida: da {card}",
-        "gn_hint_gain": "+{gain} % de ganar frente a {other}",
-        "gn_check_cost": "La CPU habría jugado {move}: −{cost} % de ganar la mano",
-    },
-)
+# This module's UI strings are in cardtable/locales/<lang>.toml (en, es, zh).
 
 
 def _unseen(view: GuinoteView) -> set:
