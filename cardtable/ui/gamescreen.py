@@ -51,6 +51,7 @@ class GameScreen(Screen):
     def __init__(self, spec: GameSpec, match: Match, players: list[str], slot: str, fresh: bool) -> None:
         super().__init__()
         self.spec = spec
+        self._view: Any = None
         self.match = match
         self.players = players
         self.slot = slot
@@ -76,6 +77,27 @@ class GameScreen(Screen):
         self._hint: tuple[tuple[Any, int], Any] | None = None
         self._hint_pending: tuple[Any, int] | None = None
         self.flags: list[Any] = []
+
+    @property
+    def match(self) -> Match:
+        return self._table_match
+
+    @match.setter
+    def match(self, match: Match) -> None:       # a take-back or a practice deal: a new match
+        self._table_match = match
+        self._view = None
+
+    def human_view(self) -> Any:
+        """What the human at this table sees, which is all the table draws from (issue 15: what a served
+        or multi-human table will have). Made once per state: a move forgets it, and
+        :meth:`fresh_view` (what ``refresh_table`` starts with) makes it again."""
+        if self._view is None:
+            self._view = self.match.view(HUMAN)
+        return self._view
+
+    def fresh_view(self) -> Any:
+        self._view = None
+        return self.human_view()
 
     # -- hooks for subclasses
     def refresh_table(self) -> None:
@@ -258,6 +280,7 @@ class GameScreen(Screen):
             self.say_advice("")          # the last hint or flag is about an older position
         if before is not None:
             self.start_check(before, move)
+        self._view = None
         self.autosave(quiet=True)
         self.after_move(seat, move, self.match.log[start:])
         self.refresh_table()
@@ -410,6 +433,7 @@ class GameScreen(Screen):
                     return
                 start = len(self.match.log)
                 self.match.apply(move, seat)
+                self._view = None
                 self.autosave(quiet=True)
                 self.after_move(seat, move, self.match.log[start:])
                 self.refresh_table()

@@ -377,7 +377,7 @@ class GongZhuScreen(GameScreen):
     def refresh_table(self) -> None:
         if not self.query(HandView):
             return
-        view = self.match.view(HUMAN)
+        view = self.fresh_view()
         style = self.style_name
         hand = self.query_one(HandView)
         dealt = hand.revealed if self.dealing else 13
@@ -435,7 +435,8 @@ class GongZhuScreen(GameScreen):
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("choose", "hint", "lift", "lower", "move"):   # shown dimmed while it is not your turn
-            return True if self.match.to_move() == HUMAN and self.match.phase == "play" and not self.dealing else None
+            view = self.human_view()
+            return True if view.to_move == HUMAN and view.phase == "play" and not self.dealing else None
         return True
 
     def action_move(self, step: int) -> None:

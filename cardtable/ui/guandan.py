@@ -695,7 +695,7 @@ class GuandanScreen(GameScreen):
     def refresh_table(self) -> None:
         if not self.query(ColumnsView):
             return
-        view = self.match.view(HUMAN)
+        view = self.fresh_view()
         style = self.style_name
         self.query_one(LevelBar).show(view, self.flash)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
@@ -754,11 +754,13 @@ class GuandanScreen(GameScreen):
         cards = self.columns.selection()
         if not cards:
             return []
-        return rules.classify(cards, self.match.level, self.match.options.straight_flush_as_straight)
+        view = self.human_view()
+        return rules.classify(cards, view.level, view.options.straight_flush_as_straight)
 
     def _beating_readings(self) -> list[Combo]:
-        top = self.match.top.combo if self.match.top else None
-        return [c for c in self._readings() if rules.beats(c, top, self.match.level)]
+        view = self.human_view()
+        top = view.top.combo if view.top else None
+        return [c for c in self._readings() if rules.beats(c, top, view.level)]
 
     def _lit_columns(self, view: GuandanView) -> set[int]:
         """When answering, the columns holding a card of some legal play that beats the table."""
@@ -772,17 +774,18 @@ class GuandanScreen(GameScreen):
         """Name the selection in the status line and on the play control, or say why it is not a play."""
         self.set_status(self._describe_selection())
         if refresh:
-            self._label_enter(self.match.view(HUMAN))
+            self._label_enter(self.human_view())
             self.refresh_bindings()
 
     def _describe_selection(self) -> str:
-        if self.match.to_move() == HUMAN and self.match.phase == "tribute":
+        view = self.human_view()
+        if view.to_move == HUMAN and view.phase == "tribute":
             return self.status
         cards = self.columns.selection()
         if not cards:
-            if self.match.to_move() != HUMAN:
+            if view.to_move != HUMAN:
                 return ""
-            if self.match.top is not None and not any(isinstance(m, Play) for m in self.match.legal_moves()):
+            if view.top is not None and not any(isinstance(m, Play) for m in view.legal):
                 return t("gd_no_hint")
             return t("gd_nothing")
         readings = self._readings()
@@ -800,12 +803,13 @@ class GuandanScreen(GameScreen):
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        mine = self.match.to_move() == HUMAN and not self.dealing
+        view = self.human_view()
+        mine = view.to_move == HUMAN and not self.dealing
         # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
         if action in ("play", "hint", "clear", "take", "tap", "put_back", "cursor", "cursor_to", "suit"):
             return True if mine else None
         if action == "pass":
-            return True if mine and self.match.phase == "play" and self.match.top is not None else None
+            return True if mine and view.phase == "play" and view.top is not None else None
         return True
 
     def action_cursor(self, step: int) -> None:
@@ -938,7 +942,7 @@ class GuandanScreen(GameScreen):
         if not cycle:
             self.columns.clear()
             self.set_status(t("gd_no_hint"))
-            self._label_enter(self.match.view(HUMAN))
+            self._label_enter(self.human_view())
             self.refresh_bindings()
             return
         self.hint_index = (self.hint_index + 1) % len(cycle)

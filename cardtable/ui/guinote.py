@@ -511,7 +511,7 @@ class GuinoteScreen(GameScreen):
     def refresh_table(self) -> None:
         if not self.query(HandView):
             return
-        view = self.match.view(HUMAN)
+        view = self.fresh_view()
         style = self.style_name
         for seat, widget_id in ((3, "#gn-west"), (2, "#gn-north"), (1, "#gn-east")):
             self.query_one(widget_id, SeatPanel).show_seat(view, seat, view.counts[seat], self.revealed)
@@ -582,7 +582,7 @@ class GuinoteScreen(GameScreen):
         if "suit" in params:
             params["suit"] = suit_name(params["suit"])
         if exc.key == "gn_must_trump":
-            trick = self.match.trick
+            trick = self.human_view().trick
             params["lead"] = suit_name(trick[0][1].suit) if trick else ""
         text = t(exc.key, **params)
         return exc.reason if text == exc.key else text
@@ -590,11 +590,12 @@ class GuinoteScreen(GameScreen):
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
-        mine = self.match.to_move() == HUMAN and not self.pending_results and not self.dealing
+        view = self.human_view()
+        mine = view.to_move == HUMAN and not self.pending_results and not self.dealing
         if action in ("choose", "lift", "lower", "move"):
-            return True if mine and self.match.pending_draw is None else None
+            return True if mine and view.deciding is None else None
         if action == "keep_seven":
-            return self.match.pending_draw is not None and self.match.exchange_seat == HUMAN
+            return view.deciding == HUMAN
         if action == "hint":
             return True if mine else None
         return True
