@@ -1,346 +1,43 @@
-"""The Guiñote table: setup, pinta and stock, cantes and the 7 exchange (pre-armable), arrastre,
-claims in a hand de vueltas, the end-of-hand summary and the match end."""
+"""The Guiñote table screen: pinta and stock, cantes and the 7 exchange, arrastre and claims."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Header, Label, Static
+from textual.containers import Horizontal
+from textual.widgets import Header, Static
 
 from cardtable.cards import SpanishCard, parse_spanish_card
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions, GuinoteView, KeepSeven, Play
-from cardtable.i18n import card_count, t
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play
+from cardtable.i18n import t
 from cardtable.tricks import team_of
-from cardtable.ui import cells
-from cardtable.ui.cardart import spanish_colour, spanish_text
-from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
+from cardtable.ui.cardart import spanish_text
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
-from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.guinote.dialogs import (
+    ClaimScreen,
+    ExchangeScreen,
+    GuinoteSetup,
+    MatchEndScreen,
+    SummaryScreen,
+    last_trick_dialog,
+)
+from cardtable.ui.guinote.text import (
+    SUITS,
+    cante_sentence,
+    card_name,
+    exchange_block_reason,
+    exchange_news,
+    seat_name,
+    suit_name,
+    the_card,
+)
+from cardtable.ui.guinote.widgets import SeatPanel, TablePanel, show_trick
 from cardtable.ui.widgets import HandView, TrickView
-
-SUITS = "OCEB"
-RANK_NAMES = {1: "As", 10: "Sota", 11: "Caballo", 12: "Rey"}
-
-# This module's UI strings are in cardtable/locales/<lang>.toml (en, es, zh).
-
-
-def seat_name(seat: int) -> str:
-    return t(f"gn_seat_{seat}")
-
-
-def taken_by(seat: int) -> str:
-    """Who drew the pinta in the last round: «la robaste tú» / «la robó Izquierda» (each seat sentence has
-    its own key for you: its own grammar)."""
-    return t("gn_taken_by_you") if seat == HUMAN else t("gn_taken_by", name=seat_name(seat))
-
-
-def exchanged(seat: int) -> str:
-    return t("gn_exchanged_you") if seat == HUMAN else t("gn_exchanged", name=seat_name(seat))
-
-
-def exchange_news(seat: int, card: SpanishCard) -> str:
-    """«Cambiaste el 7 por la Sota de oros» / «Derecha cambió el 7 por el As de copas»."""
-    if seat == HUMAN:
-        return t("gn_exchange_news_you", card=the_card(card))
-    return t("gn_exchange_news", name=seat_name(seat), card=the_card(card))
-
-
-def cante_sentence(seat: int, points: int, suit: str | None) -> str:
-    """«Left sings 20 in copas», «You sing 40», «Izquierda canta las 20 en copas» (a hidden 20 has no suit;
-    a 40 needs none: there is one trump)."""
-    where = t("gn_sang_suit", suit=suit_name(suit)) if suit is not None and points == 20 else ""
-    if seat == HUMAN:
-        return t("gn_sang_you", points=points, suit=where)
-    return t("gn_sang", name=seat_name(seat), points=points, suit=where)
-
-
-def exchange_block_reason(view: GuinoteView) -> str | None:
-    """Why the exchange of the 7 can never happen again in this hand (so arming it is refused), or None."""
-    if view.exchange is not None:
-        return t("gn_arm_done")
-    if view.pinta_taker is not None:
-        return t("gn_arm_drawn")
-    if view.pinta.rank == rules.SEVEN:
-        return t("gn_arm_seven")
-    if not rules.exchange_allowed(view.pinta, view.options.exchange_any_pinta):
-        return t("gn_arm_not_counting", card=card_name(view.pinta))
-    if SpanishCard(rules.SEVEN, view.trump) in view.played:
-        return t("gn_arm_played")
-    return None
-
-
-def suit_name(suit: str) -> str:
-    return t(f"gn_suit_{suit}")
-
-
-def card_name(card: SpanishCard) -> str:
-    return t("gn_card", rank=RANK_NAMES.get(card.rank, str(card.rank)), suit=suit_name(card.suit))
-
-
-def the_card(card: SpanishCard, to: bool = False) -> str:
-    """The card's name with its article: «la Sota de oros», «el 7 de copas»; with ``to``, «a la Sota»,
-    «al 7» (the Sota is the one feminine name)."""
-    name = card_name(card)
-    if card.rank == rules.SOTA:
-        return t("gn_to_the_f", card=name) if to else t("gn_the_f", card=name)
-    return t("gn_to_the", card=name) if to else t("gn_the", card=name)
-
-
-def suit_text(suit: str) -> Text:
-    return Text(suit_name(suit), style=f"bold {spanish_colour(suit)}")
-
-
-def cantes_text(view: GuinoteView, seat: int, revealed: bool) -> Text:
-    text = Text()
-    for cante in view.cantes:
-        if cante.seat != seat:
-            continue
-        if text:
-            text.append(" ")
-        hidden = cante.suit is None or (team_of(cante.seat) == team_of(view.seat) and cante.seat != view.seat
-                                        and cante.points == 20 and cante.trick > rules.PHASE1_TRICKS
-                                        and not revealed)
-        if hidden:
-            text.append(t("gn_hidden"), style="bold")
-        else:
-            text.append(f"{cante.points} ", style="bold")
-            text.append_text(suit_text(cante.suit))
-    return text
-
-
-# ---------------------------------------------------------------- widgets
-class SeatPanel(Static):
-    DEFAULT_CSS = """
-    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
-    SeatPanel.to-move { border: round $accent; }
-    SeatPanel.partner { border: round $success-darken-1; }
-    SeatPanel.partner.to-move { border: round $accent; }
-    """
-
-    def show_seat(self, view: GuinoteView, seat: int, count: int, revealed: bool) -> None:
-        self.border_title = seat_name(seat)
-        self.set_class(view.to_move == seat, "to-move")
-        self.set_class(seat == 2, "partner")
-        body = Text(card_count(count))
-        won = sum(1 for w in view.winners if w == seat)
-        if won:
-            body.append(f" · {won} ✓")
-        sung = cantes_text(view, seat, revealed)
-        if sung:
-            body.append("\n")
-            body.append_text(sung)
-        if view.pinta_taker == seat:
-            body.append(f"\n{t('gn_pinta')} ✓", style="dim")
-        self.update(body)
-
-
-class TablePanel(Static):
-    """The pinta by the stock, the trump suit and the count of cards left."""
-
-    DEFAULT_CSS = "TablePanel { border: round $warning-darken-2; padding: 0 1; height: 100%; width: 30; }"
-
-    def show_table(self, view: GuinoteView, style: str, armed: bool) -> None:
-        self.border_title = t("gn_pinta")
-        body = Text()
-        body.append_text(spanish_text(view.pinta, style, width=2, dim=view.pinta_taker is not None))
-        body.append(f"  {card_name(view.pinta)}\n")
-        body.append(t("gn_trump", suit="") )
-        body.append_text(suit_text(view.trump))
-        body.append(f"  {t('gn_stock', n=view.stock_count)}")
-        if view.pinta_taker is not None:
-            body.append(f"\n{taken_by(view.pinta_taker)}", style="dim")
-        elif view.exchange is not None:
-            body.append(f"\n{exchanged(view.exchange[0])}", style="dim")
-        elif armed:
-            body.append(f"\n{t('gn_exchange_key')} · {t('gn_armed')}", style="bold reverse")
-        self.update(body)
-
-
-def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str, news: list[str] | None = None) -> None:
-    """The current trick, or the last one with who took it; then the announcements since that trick
-    (cantes, the exchange) and whose turn it is."""
-    trick, winner = view.trick, None
-    if not trick and view.tricks:
-        trick, winner = view.tricks[-1], view.winners[-1]
-    cards = dict(trick)
-    top = trick[rules.winner_index(trick, view.trump)][0] if trick else None
-
-    def slot(seat: int) -> Text:
-        if seat not in cards:
-            return Text(" ." if style == "ascii" else " ·", style="grey30")
-        return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
-
-    def name(seat: int) -> str:
-        """Seat names; yours carries your own cantes (your plate: the others' are on their panels)."""
-        if seat != HUMAN:
-            return seat_name(seat)
-        mine = cantes_text(view, HUMAN, True)
-        return f"{seat_name(seat)} · {mine.plain}" if mine else seat_name(seat)
-
-    taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
-    if news:
-        status = "\n".join([*news[-2:], status])    # the latest two fit the cross at 80×24
-    widget.show_cross(slot, name, left=3, right=1, taker=taker, status=status)
-
-
-# ---------------------------------------------------------------- modal screens
-class GuinoteSetup(SetupDialog):
-    TITLE_KEY = "gn_setup"
-    START_KEY = "gn_deal"
-    DEFAULT_CSS = "GuinoteSetup .dialog { width: 76; }"
-
-    def fields(self):
-        yield radio_row("gn_cotos", "gn-cotos", (("gn_one_coto", "1", False), ("gn_two_cotos", "2", True)))
-        yield radio_row("gn_vueltas", "gn-vueltas", (("gn_vueltas_claim", "claim", True),
-                                                     ("gn_vueltas_auto", "auto", False)))
-        yield radio_row("gn_cantes", "gn-cantes", (("gn_cantes_unlimited", "unlimited", True),
-                                                   ("gn_cantes_one", "one_per_player", False)))
-
-    def options(self) -> GuinoteOptions:
-        return GuinoteOptions(cotos=int(self.choice("gn-cotos", "2")), vueltas_end=self.choice("gn-vueltas", "claim"),
-                              cantes_per_win=self.choice("gn-cantes", "unlimited"))
-
-
-class ClaimScreen(AnswerOnce):
-    BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
-    DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
-
-    def __init__(self, view: GuinoteView, count_help: bool = False) -> None:
-        super().__init__()
-        self.view_ = view
-        self.count_help = count_help
-
-    def compose(self) -> ComposeResult:
-        view, pair = self.view_, team_of(self.view_.seat)
-        with Vertical(classes="dialog"):
-            yield Label(t("gn_claim_title"), classes="dialog-title")
-            text = t("gn_claim_text")
-            if self.count_help:
-                text = t("gn_claim_count", total=view.total(pair), cards=view.card_points[pair],
-                         cantes=view.cante_points(pair), carry=view.carry[pair]) + " " + text
-            yield Static(text)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_claim_no"), id="no")
-                yield Button(t("gn_claim_yes"), id="yes", variant="warning")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, value: bool) -> None:
-        self.dismiss(value)
-
-
-class ExchangeScreen(AnswerOnce):
-    """Asked before the draw when the human holds the 7 of trumps and the pair has just won a trick:
-    exchange it for the pinta or keep it. «Exchange» (what the hint and the CPU do) has the focus."""
-
-    BINDINGS = [Binding("y,p", "answer(True)", "gn_exchange_yes"),
-                Binding("n,k", "answer(False)", "gn_exchange_no"),
-                Binding("escape", "answer(None)", "gn_exchange_later")]
-    DEFAULT_CSS = "ExchangeScreen { align: center top; } ExchangeScreen .dialog { width: 64; margin-top: 4; }"
-
-    def __init__(self, view: GuinoteView) -> None:
-        super().__init__()
-        self.view_ = view
-
-    def compose(self) -> ComposeResult:
-        view = self.view_
-        with Vertical(classes="dialog"):
-            yield Label(t("gn_exchange_title"), classes="dialog-title")
-            yield Static(t("gn_exchange_text", seven=card_name(SpanishCard(rules.SEVEN, view.trump)),
-                           pinta=the_card(view.pinta)))
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_exchange_no"), id="no")
-                yield Button(t("gn_exchange_yes"), id="yes", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, value: bool | None) -> None:
-        self.dismiss(value)
-
-
-def summary_rows(record: dict, deal: dict) -> list[tuple[str, str, str]]:
-    """The rows of the hand's table as (label key, us, them), adding up to the total: las últimas
-    (already in the record's card points) get a row of their own, where they count."""
-    ultimas = [rules.ULTIMAS if record["ultimas"] == p else 0 for p in (0, 1)]
-    rows = [("gn_row_cards", *(str(p - u) for p, u in zip(record["points"], ultimas, strict=True)))]
-    if record["ultimas"] is not None:
-        rows.append(("gn_row_ultimas", *(f"+{u}" if u else "" for u in ultimas)))
-    rows.append(("gn_row_cantes", *(str(c) for c in record["cantes"])))
-    if deal["vueltas"]:
-        rows.append(("gn_row_carry", *(str(c) for c in deal["carry"])))
-    rows.append(("gn_row_total", *(str(v) for v in record["totals"])))
-    return rows
-
-
-class SummaryScreen(HandEndDialog):
-    """The end of a hand: who won and why, points of each pair, partidas and cotos."""
-
-    DEFAULT_CSS = "SummaryScreen .dialog { width: 66; }"
-
-    def __init__(self, record: dict, deal: dict, options: GuinoteOptions, match_over: bool) -> None:
-        title = t("gn_summary", hand=record["hand"]) + (f" · {t('gn_de_vueltas')}" if deal["vueltas"] else "")
-        super().__init__(title, match_over)
-        self.record = record
-        self.deal = deal
-        self.options = options
-
-    def body(self):
-        record = self.record
-        reason = rules.hand_reason(record, self.options.thirty_includes_ultimas, self.deal["vueltas"])
-        if record["winner"] is None:
-            headline = Text(t("gn_no_winner"), style="bold yellow")
-        else:
-            headline = Text(t("gn_winner_us") if record["winner"] == 0 else t("gn_winner_them"),
-                            style="bold green" if record["winner"] == 0 else "bold red")
-            if reason.startswith("claim_"):
-                reason += "_us" if record["claim"]["pair"] == team_of(HUMAN) else "_them"
-            headline.append(f" — {t('gn_reason_' + reason)}", style="")
-        table = Table(expand=False, pad_edge=False)
-        table.add_column("")
-        table.add_column(t("gn_us"), justify="right")
-        table.add_column(t("gn_them"), justify="right")
-        rows = summary_rows(record, self.deal)
-        for key, us, them in rows[:-1]:
-            table.add_row(t(key), us, them)
-        key, us, them = rows[-1]
-        table.add_row(Text(t(key), style="bold"), Text(us, style="bold"), Text(them, style="bold"))
-        yield Static(headline)
-        yield Static(table)
-        yield Label(t("gn_score", us=record["score"][0], them=record["score"][1], cu=record["cotos"][0],
-                      ct=record["cotos"][1]))
-
-
-class MatchEndScreen(MatchEndDialog):
-    DEFAULT_CSS = "MatchEndScreen .dialog { width: 56; }"
-
-    def body(self):
-        us = self.record["winner"] == 0
-        yield Label(Text(t("gn_match_us") if us else t("gn_match_them"), style="bold green" if us else "bold red"))
-        yield Label(f"cotos {self.record['cotos'][0]}–{self.record['cotos'][1]}")
-
-
-def last_trick_dialog(view: GuinoteView, style: str) -> LastTrickDialog:
-    if not view.tricks:
-        return LastTrickDialog([], None)
-    lines = [Text(cells.ljust(seat_name(seat), 11)) + spanish_text(card, style, width=2) + Text(f"  {card_name(card)}")
-             for seat, card in view.tricks[-1]]
-    winner = view.winners[-1]
-    return LastTrickDialog(lines, t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner)))
 
 
 # ---------------------------------------------------------------- the table

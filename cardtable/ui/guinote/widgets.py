@@ -1,0 +1,96 @@
+"""The Guiñote table widgets: the seat panels, the table panel (pinta and stock) and the trick."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from cardtable.games.guinote import rules
+from cardtable.games.guinote.state import GuinoteView
+from cardtable.i18n import card_count, t
+from cardtable.ui.cardart import spanish_text
+from cardtable.ui.gamescreen import HUMAN
+from cardtable.ui.guinote.text import (
+    cantes_text,
+    card_name,
+    exchanged,
+    seat_name,
+    suit_text,
+    taken_by,
+)
+from cardtable.ui.widgets import TrickView
+
+
+# ---------------------------------------------------------------- widgets
+class SeatPanel(Static):
+    DEFAULT_CSS = """
+    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
+    SeatPanel.to-move { border: round $accent; }
+    SeatPanel.partner { border: round $success-darken-1; }
+    SeatPanel.partner.to-move { border: round $accent; }
+    """
+
+    def show_seat(self, view: GuinoteView, seat: int, count: int, revealed: bool) -> None:
+        self.border_title = seat_name(seat)
+        self.set_class(view.to_move == seat, "to-move")
+        self.set_class(seat == 2, "partner")
+        body = Text(card_count(count))
+        won = sum(1 for w in view.winners if w == seat)
+        if won:
+            body.append(f" · {won} ✓")
+        sung = cantes_text(view, seat, revealed)
+        if sung:
+            body.append("\n")
+            body.append_text(sung)
+        if view.pinta_taker == seat:
+            body.append(f"\n{t('gn_pinta')} ✓", style="dim")
+        self.update(body)
+
+
+class TablePanel(Static):
+    """The pinta by the stock, the trump suit and the count of cards left."""
+
+    DEFAULT_CSS = "TablePanel { border: round $warning-darken-2; padding: 0 1; height: 100%; width: 30; }"
+
+    def show_table(self, view: GuinoteView, style: str, armed: bool) -> None:
+        self.border_title = t("gn_pinta")
+        body = Text()
+        body.append_text(spanish_text(view.pinta, style, width=2, dim=view.pinta_taker is not None))
+        body.append(f"  {card_name(view.pinta)}\n")
+        body.append(t("gn_trump", suit="") )
+        body.append_text(suit_text(view.trump))
+        body.append(f"  {t('gn_stock', n=view.stock_count)}")
+        if view.pinta_taker is not None:
+            body.append(f"\n{taken_by(view.pinta_taker)}", style="dim")
+        elif view.exchange is not None:
+            body.append(f"\n{exchanged(view.exchange[0])}", style="dim")
+        elif armed:
+            body.append(f"\n{t('gn_exchange_key')} · {t('gn_armed')}", style="bold reverse")
+        self.update(body)
+
+
+def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str, news: list[str] | None = None) -> None:
+    """The current trick, or the last one with who took it; then the announcements since that trick
+    (cantes, the exchange) and whose turn it is."""
+    trick, winner = view.trick, None
+    if not trick and view.tricks:
+        trick, winner = view.tricks[-1], view.winners[-1]
+    cards = dict(trick)
+    top = trick[rules.winner_index(trick, view.trump)][0] if trick else None
+
+    def slot(seat: int) -> Text:
+        if seat not in cards:
+            return Text(" ." if style == "ascii" else " ·", style="grey30")
+        return spanish_text(cards[seat], style, selected=seat == top and winner is not None, width=2)
+
+    def name(seat: int) -> str:
+        """Seat names; yours carries your own cantes (your plate: the others' are on their panels)."""
+        if seat != HUMAN:
+            return seat_name(seat)
+        mine = cantes_text(view, HUMAN, True)
+        return f"{seat_name(seat)} · {mine.plain}" if mine else seat_name(seat)
+
+    taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
+    if news:
+        status = "\n".join([*news[-2:], status])    # the latest two fit the cross at 80×24
+    widget.show_cross(slot, name, left=3, right=1, taker=taker, status=status)
