@@ -1,9 +1,11 @@
-"""Hints and the play checker, from the search (the `hard` level): what they return, and the rule that
-turns a search into a flagged play. Each game's ``advice`` module supplies ``hint(view)`` (the hard
-level's move with a one-line reason from the game's own knowledge) and ``check(view, move)`` (a
-:class:`Flag` when the move is clearly worse than the search's choice). Both take the PlayerView only
-and are deterministic (the search's budget is counted in rollout moves, its random numbers come from the
-view's seed); the screens run them in a worker thread, never on the event loop.
+"""Hints and the play checker, from the search (the `hard` level): what they return, the rule that
+turns a search into a flagged play, and the one hint and one checker every game shares
+(:func:`search_hint`, :func:`check_play`). Each game's ``advice`` module supplies what is its own in a
+:class:`GameAdvice` (its search, which moves the checker rates, its unit and how a line words it, and the
+one-line reasons from the game's knowledge) and offers ``hint(view)`` (the hard level's move with its
+reason) and ``check(view, move)`` (a :class:`Flag` when the move is clearly worse than the search's
+choice). Both take the PlayerView only and are deterministic (the search's budget is counted in rollout
+moves, its random numbers come from the view's seed); the screens run them off the event loop.
 
 Reasons are language-free: an i18n key and its parameters; the screen renders cards and plays in its
 own style (:func:`render`).
@@ -15,8 +17,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from cardtable import search
 from cardtable.i18n import t
-from cardtable.search import Evaluation
+from cardtable.search import Budget, Evaluation
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,3 +92,69 @@ def render(reason: Reason, fmt: Callable[[Any], str]) -> str:
     """The reason in the current language; ``fmt`` writes the cards and plays among the parameters."""
     params = {name: value if isinstance(value, (str, int, float)) else fmt(value) for name, value in reason.params}
     return t(reason.key, **params)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameAdvice:
+    """What a game's hints and checker are made of; the rest is :func:`search_hint` and
+    :func:`check_play`.
+
+    The search: ``bot(budget)`` is the `hard` bot (its ``evaluate(view)`` gives an :class:`Evaluation`),
+    ``world``/``policy()``/``value`` are its sampled worlds, rollout policy and the seat's return, as
+    :func:`cardtable.search.compare` takes them, and ``moves_left(view)`` about how many moves remain in
+    the hand. ``checked(move)``: the moves the checker rates (never the others, nor a move that was the
+    only one of them). ``explain(view, move, evaluation)``: the one-line reason.
+
+    The unit: a play costing more than ``threshold`` on average (and more than 1.5 standard errors) is
+    flagged; the hint shows its edge over the runner-up from ``gain_min``. An amount is written as
+    ``|value| × scale`` with ``digits`` decimals, and put in words by ``cost_line(move, cost)`` (the
+    checker's line) and ``gain_line(gain, other)`` (the hint's statistics)."""
+
+    bot: Callable[[Budget], Any]
+    world: Callable[[Any, Any], Any]
+    policy: Callable[[], Any]
+    value: Callable[[dict, Any, int], float]
+    moves_left: Callable[[Any], int]
+    checked: Callable[[Any], bool]
+    explain: Callable[[Any, Any, Evaluation | None], Reason]
+    threshold: float
+    gain_min: float
+    scale: float
+    digits: int
+    cost_line: Callable[[str, str], str]
+    gain_line: Callable[[str, str], str]
+
+    def amount(self, value: float) -> str:
+        """An expected value as the hint and the checker write it."""
+        return f"{abs(value) * self.scale:.{self.digits}f}"
+
+    def cost_text(self, move: str, cost: float) -> str:
+        """The checker's line: the better play (already written by the table) and the expected cost."""
+        return self.cost_line(move, self.amount(cost))
+
+    def gain_text(self, gain: float, other: str) -> str:
+        """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
+        return self.gain_line(self.amount(gain), other)
+
+
+def search_hint(view: Any, game: GameAdvice, budget: Budget) -> Hint:
+    """What the `hard` search plays here, why, and by how much it beats the runner-up."""
+    evaluation = game.bot(budget).evaluate(view)
+    other, gain = runner_up(evaluation)
+    move = evaluation.move
+    return Hint(move, game.explain(view, move, evaluation), gain, other, evaluation)
+
+
+def check_play(view: Any, move: Any, game: GameAdvice, budget: Budget) -> Flag | None:
+    """The play checker: a :class:`Flag` when ``move`` (the seat's real move, legal in ``view``) is
+    clearly worse than the search's choice, measured in the same sampled worlds (:func:`flag_of`); None
+    for a move the game does not check, for a forced one and when the search agrees."""
+    if not game.checked(move) or sum(1 for m in view.legal if game.checked(m)) <= 1:
+        return None
+    better = game.bot(budget).evaluate(view).move
+    if better == move or not game.checked(better):
+        return None
+    policy = game.policy()
+    paired = search.compare(view, better, move, game.world, lambda _seat: policy, game.value, budget,
+                            game.moves_left(view))
+    return flag_of(view.hand_number, move, better, paired, game.threshold)

@@ -145,3 +145,33 @@ def test_gongzhu_refusing_the_goat_as_last_player_is_flagged():
     assert spec.advice.check(view, Play(parse_card("JD"))) is None
     hint = spec.advice.hint(view)
     assert hint.move == Play(parse_card("JD")) and hint.reason.key == "gz_why_take_last"
+
+
+def test_check_play_rates_only_the_checked_moves_with_a_choice_and_a_different_better_one():
+    """The shared checker's rules, with a stand-in search: a move the game does not check, a forced
+    one (the only checked move) and the search's own choice are never flagged, and a better move the
+    game does not check is not named; otherwise the paired cost decides (cardtable.search.compare)."""
+    import types
+
+    searched = []
+
+    class Bot:
+        def __init__(self, budget):
+            pass
+
+        def evaluate(self, view):
+            searched.append(view)
+            return search.Evaluation(view.best, ((view.best, 1.0),), 4)
+
+    def view(legal, best):
+        return types.SimpleNamespace(legal=legal, best=best, hand_number=3, bot_seed=1, seat=0)
+
+    game = hints.GameAdvice(bot=Bot, world=None, policy=object, value=None, moves_left=len,
+                            checked=lambda m: m.startswith("p"), explain=None, threshold=1.0, gain_min=0.1,
+                            scale=1.0, digits=0, cost_line=None, gain_line=None)
+    assert hints.check_play(view(["p1", "p2"], "p1"), "x", game, SMALL) is None     # not checked
+    assert hints.check_play(view(["p1", "x"], "p1"), "p1", game, SMALL) is None     # the only checked move
+    assert searched == []                                                          # no search for those
+    assert hints.check_play(view(["p1", "p2"], "p1"), "p1", game, SMALL) is None    # the search agrees
+    assert hints.check_play(view(["p1", "p2", "x"], "x"), "p1", game, SMALL) is None   # better not checked
+    assert len(searched) == 2

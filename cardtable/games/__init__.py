@@ -29,7 +29,8 @@ class GameSpec:
     partnerships: bool
     extra_bench: Callable[[], list[str]] | None = None   # game-specific timings for `cardtable bench`
     # Hints and the play checker (cardtable.hints): a module with ``hint(view)``, ``check(view, move)``,
-    # ``explain(view, move)``, ``cost_text``/``gain_text`` and ``GAIN_MIN``; None: no hints from the search.
+    # ``explain(view, move)``, ``cost_text``/``gain_text``, ``GAIN_MIN`` and its ``ADVICE``
+    # (a hints.GameAdvice); None: no hints from the search.
     advice: Any = None
 
     def new_match(self, options: Options | None = None, seed: int = 0) -> Match:

@@ -67,37 +67,20 @@ def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation 
     return hints.Reason.of("gz_why_under", top=top)
 
 
+ADVICE = hints.GameAdvice(
+    bot=HardBot, world=world, policy=NormalBot, value=hand_points, moves_left=lambda view: sum(view.counts),
+    checked=lambda move: isinstance(move, Play), explain=explain, threshold=CHECK_THRESHOLD,
+    gain_min=GAIN_MIN, scale=1.0, digits=0, cost_line=lambda move, cost: t("gz_check_cost", move=move, cost=cost),
+    gain_line=lambda gain, other: t("gz_hint_gain", gain=gain, other=other))
+amount, cost_text, gain_text = ADVICE.amount, ADVICE.cost_text, ADVICE.gain_text
+
+
 def hint(view: GongZhuView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hint:
     """What `hard` plays here, and why."""
-    evaluation = HardBot(budget).evaluate(view)
-    other, gain = hints.runner_up(evaluation)
-    move = evaluation.move
-    return hints.Hint(move, explain(view, move, evaluation), gain, other, evaluation)
+    return hints.search_hint(view, ADVICE, budget)
 
 
 def check(view: GongZhuView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
     """A flag when ``move`` (the seat's real play, legal in ``view``) is clearly worse than the search's
-    choice; never for a forced move or in the showing phase."""
-    if view.phase != "play" or len(view.legal) <= 1:
-        return None
-    better = HardBot(budget).evaluate(view).move
-    if better == move:
-        return None
-    policy = NormalBot()
-    paired = search.compare(view, better, move, world, lambda _seat: policy, hand_points, budget, sum(view.counts))
-    return hints.flag_of(view.hand_number, move, better, paired, CHECK_THRESHOLD)
-
-
-def amount(value: float) -> str:
-    """An expected number of points as the hint and the checker write it."""
-    return f"{abs(value):.0f}"
-
-
-def cost_text(move: str, cost: float) -> str:
-    """The checker's line: the better play (already written by the table) and the expected cost."""
-    return t("gz_check_cost", move=move, cost=amount(cost))
-
-
-def gain_text(gain: float, other: str) -> str:
-    """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
-    return t("gz_hint_gain", gain=amount(gain), other=other)
+    choice; never for a forced move or in the showing phase (a Show is not checked)."""
+    return hints.check_play(view, move, ADVICE, budget)

@@ -25,8 +25,9 @@ GAIN_MIN = 0.1    # the hint shows its edge over the runner-up from this much (l
 # This module's UI strings are in cardtable/locales/<lang>.toml (en, es, zh).
 
 
-def explain(view: GuandanView, move) -> hints.Reason:
-    """Why ``move`` is good here, from what the view shows."""
+def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
+    """Why ``move`` is good here, from what the view shows (the search's ``evaluation`` adds nothing
+    here: the hand plan says more)."""
     if len(view.legal) <= 1:
         return hints.Reason.of("gd_why_forced")
     if isinstance(move, Tribute):
@@ -53,36 +54,20 @@ def explain(view: GuandanView, move) -> hints.Reason:
     return hints.Reason.of("gd_why_beat")
 
 
+ADVICE = hints.GameAdvice(
+    bot=HardBot, world=world, policy=NormalBot, value=pair_levels, moves_left=lambda view: sum(view.counts),
+    checked=lambda move: not isinstance(move, Tribute), explain=explain, threshold=CHECK_THRESHOLD,
+    gain_min=GAIN_MIN, scale=1.0, digits=1, cost_line=lambda move, cost: t("gd_check_cost", move=move, cost=cost),
+    gain_line=lambda gain, other: t("gd_hint_gain", gain=gain, other=other))
+amount, cost_text, gain_text = ADVICE.amount, ADVICE.cost_text, ADVICE.gain_text
+
+
 def hint(view: GuandanView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hint:
     """What `hard` does here, and why."""
-    evaluation = HardBot(budget).evaluate(view)
-    other, gain = hints.runner_up(evaluation)
-    return hints.Hint(evaluation.move, explain(view, evaluation.move), gain, other, evaluation)
+    return hints.search_hint(view, ADVICE, budget)
 
 
 def check(view: GuandanView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
     """A flag when ``move`` (legal in ``view``) is clearly worse than the search's choice; never for a
-    forced move (the tribute is always forced)."""
-    if len(view.legal) <= 1 or isinstance(move, Tribute):
-        return None
-    better = HardBot(budget).evaluate(view).move
-    if better == move:
-        return None
-    policy = NormalBot()
-    paired = search.compare(view, better, move, world, lambda _seat: policy, pair_levels, budget, sum(view.counts))
-    return hints.flag_of(view.hand_number, move, better, paired, CHECK_THRESHOLD)
-
-
-def amount(value: float) -> str:
-    """Expected levels as the hint and the checker write them."""
-    return f"{abs(value):.1f}"
-
-
-def cost_text(move: str, cost: float) -> str:
-    """The checker's line: the better play (already written by the table) and the expected cost."""
-    return t("gd_check_cost", move=move, cost=amount(cost))
-
-
-def gain_text(gain: float, other: str) -> str:
-    """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
-    return t("gd_hint_gain", gain=amount(gain), other=other)
+    forced move (the tribute is always forced, and never checked)."""
+    return hints.check_play(view, move, ADVICE, budget)

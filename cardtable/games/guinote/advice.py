@@ -83,38 +83,21 @@ def explain(view: GuinoteView, move, evaluation: search.Evaluation | None = None
     return hints.Reason.of("gn_why_give", card=card)
 
 
+ADVICE = hints.GameAdvice(
+    bot=HardBot, world=world, policy=NormalBot, value=pair_result,
+    moves_left=lambda view: sum(view.counts) + view.stock_count, checked=lambda move: isinstance(move, Play),
+    explain=explain, threshold=CHECK_THRESHOLD, gain_min=GAIN_MIN, scale=50.0, digits=0,
+    cost_line=lambda move, cost: t("gn_check_cost", move=move, cost=cost),
+    gain_line=lambda gain, other: t("gn_hint_gain", gain=gain, other=other))
+amount, cost_text, gain_text = ADVICE.amount, ADVICE.cost_text, ADVICE.gain_text   # a chance, in percent
+
+
 def hint(view: GuinoteView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hint:
     """What `hard` does here (a play, or `normal`'s exchange/cante/claim), and why."""
-    evaluation = HardBot(budget).evaluate(view)
-    other, gain = hints.runner_up(evaluation)
-    move = evaluation.move
-    return hints.Hint(move, explain(view, move, evaluation), gain, other, evaluation)
+    return hints.search_hint(view, ADVICE, budget)
 
 
 def check(view: GuinoteView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:
     """A flag when the play ``move`` is clearly worse than the search's; never for a forced play, nor
-    for exchanges, cantes and claims."""
-    if not isinstance(move, Play) or sum(isinstance(m, Play) for m in view.legal) <= 1:
-        return None
-    better = HardBot(budget).evaluate(view).move
-    if better == move or not isinstance(better, Play):
-        return None
-    policy = NormalBot()
-    paired = search.compare(view, better, move, world, lambda _seat: policy, pair_result, budget,
-                            sum(view.counts) + view.stock_count)
-    return hints.flag_of(view.hand_number, move, better, paired, CHECK_THRESHOLD)
-
-
-def amount(value: float) -> str:
-    """An expected result as a chance of winning the hand, in percent (±1 per hand: half of it)."""
-    return f"{abs(value) * 50:.0f}"
-
-
-def cost_text(move: str, cost: float) -> str:
-    """The checker's line: the better play (already written by the table) and the expected cost."""
-    return t("gn_check_cost", move=move, cost=amount(cost))
-
-
-def gain_text(gain: float, other: str) -> str:
-    """The hint's statistics: its expected edge over the runner-up ``other`` (written by the table)."""
-    return t("gn_hint_gain", gain=amount(gain), other=other)
+    for exchanges, cantes and claims (only plays are checked)."""
+    return hints.check_play(view, move, ADVICE, budget)
