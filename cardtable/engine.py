@@ -260,6 +260,12 @@ class Match(ABC):
         let other seats make optional moves out of turn (see :meth:`optional_movers`). A game returns
         its list through :meth:`_offer` so that moves taken from it skip re-validation in ``apply``."""
 
+    def automatic_move(self, seat: int) -> Any:
+        """A move the table makes for ``seat`` (the seat to move) without asking anybody, person or CPU,
+        or None: its only legal move, when making it decides nothing and shows nothing (Guiñote's keep
+        of a seat asked about the 7 of trumps without holding it). None by default."""
+        return None
+
     def optional_movers(self) -> list[int]:
         """Seats other than the one to move that may make an optional move now (Guiñote's exchange,
         cantes and claims by the pair that just won a trick). Most games have none."""
@@ -377,7 +383,8 @@ class Match(ABC):
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
         """A move the hand history does not write because the next line implies it (Guiñote's declined
-        exchange of the 7), as ``(seat, move)`` to apply before ``move`` by ``seat``; None by default."""
+        exchange of the 7), as ``(seat, move)`` to apply before ``move`` by ``seat``; None by default.
+        Asked again after each one applied (several may be implied: both seats of a Guiñote pair keep)."""
         return None
 
     def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
@@ -420,7 +427,8 @@ def next_auto_move(match: Match, bot_for: Callable[[int], Bot | None],
                    armed: tuple[int, Any] | None = None, decide: bool = True) -> tuple[int, Any] | None:
     """The next move that needs no person, as ``(seat, move)``, or None when the match is over or a
     person is to move. In order: ``armed``, a move a person prepared in advance (Guiñote's exchange or
-    cante), which the caller has checked is legal now; an optional move out of turn that a CPU wants
+    cante), which the caller has checked is legal now; the seat's ``automatic_move`` (a forced move that
+    shows nothing, made for a person as for a CPU); an optional move out of turn that a CPU wants
     to make (a partner's cante); the move of the CPU to move. ``bot_for(seat)`` is the seat's bot, or
     None for a person. With ``decide=False`` the CPU to move is not asked (the move is None): the game
     screens ask it in a worker thread. ``sim``, the tests and the screens all go through here."""
@@ -429,6 +437,9 @@ def next_auto_move(match: Match, bot_for: Callable[[int], Bot | None],
         return None
     if armed is not None:
         return armed
+    forced = match.automatic_move(seat)
+    if forced is not None:
+        return seat, forced
     for other in match.optional_movers():
         bot = bot_for(other) if other != seat else None
         if bot is not None:

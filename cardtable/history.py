@@ -110,8 +110,9 @@ def replay(records: list[dict[str, Any]]) -> Match:
             raise HistoryError(f"record {number}: {exc}") from None
         seat = record.get("seat")
         implied = match.implied_move(seat, move) if isinstance(seat, int) else None
-        if implied is not None:
+        while implied is not None and isinstance(seat, int):   # e.g. Guiñote: both of a pair keep (silent)
             match.apply(implied[1], implied[0])
+            implied = match.implied_move(seat, move)
             pending = match.log[cursor:]
             cursor = len(match.log)
             if pending:

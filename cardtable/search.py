@@ -84,7 +84,8 @@ def play_out(match: Match, policy: Callable[[int], Any], max_moves: int = 10_000
                     break
         if moved:
             continue
-        match._apply(policy(seat).choose(match.view(seat)), seat)
+        forced = match.automatic_move(seat)     # e.g. Guiñote's keep of a seat without the 7: no view needed
+        match._apply(forced if forced is not None else policy(seat).choose(match.view(seat)), seat)
     for record in _records(match)[start:]:
         if record.get("type") == "hand_end":
             return record

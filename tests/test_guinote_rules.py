@@ -218,15 +218,17 @@ def find_state(predicate, seeds=range(400), level="easy"):
     raise AssertionError("no such state found")
 
 
-def find_exchange(predicate=lambda m: True, seeds=range(600)):
-    """A hand-1 state where the holder of the 7 decides on the exchange (before the draw)."""
+def find_exchange(predicate=lambda m: True, seeds=range(600), holding=True):
+    """A hand-1 state where a seat of the pair that won the trick is asked about the exchange (before
+    the draw): with ``holding``, a seat holding the 7 (else a seat without it)."""
     for seed in seeds:
         match = GuinoteMatch(GuinoteOptions(), seed)
         while match.hand == 1 and len(match.tricks) <= 4 and not match.is_over():
             if match.pending_draw is not None:
-                if predicate(match):
+                seven = parse_spanish_card(f"7{match.trump}")
+                if predicate(match) and (seven in match.hands[match.exchange_seat]) == holding:
                     return match
-                match.apply(KeepSeven(parse_spanish_card(f"7{match.trump}")), match.exchange_seat)
+                match.apply(KeepSeven(seven), match.exchange_seat)
                 continue
             seat = match.to_move()
             match.apply(next(m for m in match.legal_moves(seat) if isinstance(m, Play)), seat)
@@ -269,8 +271,14 @@ def test_declining_the_exchange_draws_and_writes_no_history_line():
     seven = parse_spanish_card(f"7{match.trump}")
     pinta, stock, log = match.pinta, list(match.stock), len(match.log)
     match.apply(KeepSeven(seven), holder)
-    assert len(match.log) == log                      # the history has no line for a decline
     assert match.moves[-1] == (holder, KeepSeven(seven))
+    if holder == winner:            # the partner is asked too (it has no 7: keeping is its only move)
+        partner_seat = (winner + 2) % 4
+        assert match.pending_draw is not None and match.to_move() == partner_seat
+        assert match.legal_moves(partner_seat) == [KeepSeven(seven)]
+        assert match.automatic_move(partner_seat) == KeepSeven(seven)
+        match.apply(KeepSeven(seven), partner_seat)
+    assert len(match.log) == log                      # the history has no line for a decline
     assert seven in match.hands[holder] and match.exchange is None
     assert stock[0] in match.hands[winner] and match.pending_draw is None
     if number < 4:
@@ -335,13 +343,13 @@ def test_version_0_1_save_without_a_decision_gets_a_decline(tmp_path):
     """0.1 had no move for declining: a window where the holder of the 7 made no exchange replays with
     a decline supplied."""
     match = find_exchange()
-    holder = match.exchange_seat
     seven = parse_spanish_card(f"7{match.trump}")
     prefix = list(match.moves)
-    match.apply(KeepSeven(seven), holder)
+    while match.pending_draw is not None:
+        match.apply(KeepSeven(seven), match.exchange_seat)
     lead = next(m for m in match.legal_moves() if isinstance(m, Play))
     match.apply(lead)
-    old = prefix + [match.moves[-1]]
+    old = [(s, m) for s, m in prefix if not isinstance(m, KeepSeven)] + [match.moves[-1]]
     again = GuinoteMatch.replay(match.options, match.seed, old)
     assert again.moves == match.moves and again.log == match.log
 

@@ -217,7 +217,8 @@ def test_gongzhu_step_contents_for_a_known_deal():
 @pytest.mark.parametrize("keep", [True, False])
 def test_guinote_review_draws_after_the_exchange_decision(keep):
     """The exchange of the 7 comes before the draw: the trick's step still lists the four draws (made
-    once the holder decided), an exchange among the moves after it, a declined one (silent) not."""
+    once the pair decided: the holder of the 7 exchanging or keeping, a partner without the 7 keeping),
+    an exchange among the moves after it, a declined one (silent) not."""
     from cardtable.engine import next_auto_move
     from cardtable.games.guinote.state import KeepSeven
 
@@ -227,8 +228,9 @@ def test_guinote_review_draws_after_the_exchange_decision(keep):
         match = spec.new_match(spec.options_type(), seed)
         decided = None
         while not finished_hands(match):
-            if match.view(0).deciding is not None and decided is None:
-                seat = match.view(0).deciding
+            asked = match.view(0).deciding
+            if asked is not None and decided is None and any(isinstance(m, Exchange) for m in match.legal_moves(asked)):
+                seat = asked
                 kind = KeepSeven if keep else Exchange
                 move = next(m for m in match.legal_moves(seat) if isinstance(m, kind))
                 decided = (len(match.view(0).tricks), seat, move)

@@ -12,6 +12,7 @@ from cardtable.games.gongzhu import search as gz_search
 from cardtable.games.guandan import search as gd_search
 from cardtable.games.guandan.state import Pass, Return
 from cardtable.games.guinote import search as gn_search
+from cardtable.games.guinote.state import Exchange
 from cardtable.games.guinote.state import Play as GuinotePlay
 from cardtable.rng import Rng
 
@@ -124,8 +125,8 @@ def test_guinote_world_shows_the_same_view(seed, steps, rng_seed):
 
 
 def guinote_exchange_decisions(seeds, hands=1):
-    """Matches of `normal` bots stopped while a holder of the 7 of trumps decides on the exchange
-    (the draw waiting), one per seed when the first hands have one."""
+    """Matches of `normal` bots stopped while a seat of the pair that won the trick is asked about the
+    exchange of the 7 of trumps (the draw waiting), one per seed when the first hands have one."""
     bot = GUINOTE.bot("normal")
     for seed in seeds:
         match = GUINOTE.new_match(seed=seed)
@@ -138,25 +139,54 @@ def guinote_exchange_decisions(seeds, hands=1):
 
 
 def test_guinote_worlds_show_the_same_view_while_the_seven_is_decided():
-    """During the exchange phase (before the draw) a world keeps the pending draw and the deciding
-    seat: every seat's world shows its view, the deciding seat holds the 7 of trumps in every world,
-    and the world plays on through the decision and the draw."""
+    """During the exchange phase (before the draw) a world keeps the pending draw and the seat asked:
+    every seat's world shows its view, the seat asked holds the 7 in its own worlds exactly when it
+    does, and the world plays on through every decision open there: the partner asked next after the
+    trick winner keeps, else the draw."""
     positions = list(guinote_exchange_decisions(range(12), hands=2))
     assert len(positions) >= 5
     for n, match in enumerate(positions):
         deciding = match.view(0).deciding
         seven = next(m.card for m in match.legal_moves(deciding))
+        winner = match.winners[-1]
         for seat in range(4):
             view = match.view(seat)
             for rng_seed in range(3):
                 world = gn_search.world(view, Rng(rng_seed * 7 + n))
                 assert same_view(world.view(seat), view), (n, seat)
-                assert seven in world.hands[deciding]
+                if seat == deciding:
+                    assert (seven in world.hands[deciding]) == (seven in match.hands[deciding])
                 for move in world.legal_moves(deciding):
                     after = world.clone()
                     after.apply(move, deciding)
-                    assert after.view(seat).deciding is None
-                    assert after.view(seat).stock_count == view.stock_count - 4
+                    if deciding == winner and not isinstance(move, Exchange):
+                        assert after.view(seat).deciding == (winner + 2) % 4
+                        assert after.view(seat).stock_count == view.stock_count
+                    else:
+                        assert after.view(seat).deciding is None
+                        assert after.view(seat).stock_count == view.stock_count - 4
+
+
+def test_guinote_worlds_do_not_learn_who_holds_the_seven_from_the_question():
+    """Being asked about the exchange shows nothing: from a seat that does not see the 7 of trumps,
+    the sampled worlds put it in the asked seat's hand in some worlds and elsewhere (the other hands,
+    the stock) in others."""
+    positions = list(guinote_exchange_decisions(range(12), hands=2))
+    checked = 0
+    for n, match in enumerate(positions):
+        deciding = match.view(0).deciding
+        seven = next(m.card for m in match.legal_moves(deciding))
+        for seat in range(4):
+            if seat == deciding or seven in match.hands[seat]:
+                continue
+            view = match.view(seat)
+            where = set()
+            for rng_seed in range(60):
+                world = gn_search.world(view, Rng(rng_seed * 11 + n))
+                where.add(next((s for s in range(4) if seven in world.hands[s]), "stock"))
+            assert deciding in where and len(where) >= 2, (n, seat, where)
+            checked += 1
+    assert checked >= 10
 
 
 def test_guinote_hard_decides_the_exchange_legally():

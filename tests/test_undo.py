@@ -124,7 +124,7 @@ def test_guinote_draw_is_a_floor():
 
 def test_guinote_exchange_decision_is_a_floor_for_everyone():
     """Deciding on the exchange of the 7 (exchange or keep, before the draw) is never taken back, by
-    any seat: the decision shows who held the 7, and the draw follows it."""
+    any seat: the holder's choice is not a plain play, and the draw follows the pair's decisions."""
     from cardtable.games.guinote.state import Exchange, KeepSeven
 
     spec = games.get("guinote")

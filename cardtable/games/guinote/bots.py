@@ -7,18 +7,21 @@ from collections.abc import Callable
 from cardtable.cards import SpanishCard, spanish_deck
 from cardtable.engine import Bot
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, Play, play_of
+from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play, play_of
 from cardtable.tricks import partner, team_of
 
 ALL_CARDS = frozenset(spanish_deck())
 
 
-def _optional_choice(view: GuinoteView) -> Exchange | Cante | Claim | None:
-    """Both levels exchange whenever they may, sing every cante (the 40 first) and claim exactly when
-    the pair is past 100."""
+def _optional_choice(view: GuinoteView) -> Exchange | KeepSeven | Cante | Claim | None:
+    """Both levels exchange whenever they may (asked without the 7, they keep: their only move), sing
+    every cante (the 40 first) and claim exactly when the pair is past 100."""
     options = [m for m in view.legal if not isinstance(m, Play)]
     for move in options:
         if isinstance(move, Exchange):
+            return move
+    for move in options:
+        if isinstance(move, KeepSeven):
             return move
     cantes = [m for m in options if isinstance(m, Cante)]
     if cantes:

@@ -23,9 +23,8 @@ def known_holdings(view: GuinoteView) -> dict[int, list[SpanishCard]]:
         known[view.pinta_taker].add(view.pinta)
     if view.exchange is not None and view.exchange[0] != view.seat:
         known[view.exchange[0]].add(view.exchange[1])
-    if view.deciding is not None and view.deciding != view.seat:
-        # Deciding on the exchange (before the draw) shows that seat holds the 7 of trumps.
-        known[view.deciding].add(SpanishCard(rules.SEVEN, view.trump))
+    # Being asked about the exchange of the 7 (view.deciding) shows nothing: both seats of the pair
+    # are asked whether they hold the 7 or not, so the 7 stays among the unseen cards.
     for cante in view.cantes:
         if cante.seat != view.seat and cante.suit is not None:
             known[cante.seat].update({SpanishCard(rules.REY, cante.suit), SpanishCard(rules.SOTA, cante.suit)})

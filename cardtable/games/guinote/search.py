@@ -54,8 +54,9 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.window_singers = {seat for seat, _, _, after in match.cantes
                             if view.window_pair is not None and after == len(view.tricks)
                             and team_of(seat) == view.window_pair}
-    # The exchange of the 7 is a phase of its own before the draw: the deciding seat (public, and
-    # holding the 7 in every sampled world) and the draw that waits for it, of the trick just won.
+    # The exchange of the 7 is a phase of its own before the draw: the seat asked (public: the trick
+    # winner, then its partner, holder of the 7 or not) and the draw that waits for it, of the trick
+    # just won. Whether the seat asked holds the 7 is the sampler's draw, like any hidden card.
     match.exchange_seat = view.deciding
     match.pending_draw = (view.winners[-1], len(view.tricks)) if view.deciding is not None else None
     match.vueltas = view.vueltas

@@ -73,9 +73,11 @@ class Exchange:
 
 @dataclasses.dataclass(frozen=True)
 class KeepSeven:
-    """The holder of the 7 of trumps declines the exchange offered before the draw. The hand history
-    does not write it (the format has no such line: a window without an exchange line means it was
-    declined); saves keep it, since a save is the move list."""
+    """A seat of the pair that won the trick does not exchange the 7 of trumps before the draw: the
+    holder declining, or (its only move) a seat without the 7 — both seats of the pair are asked, so
+    that being asked shows nothing. The hand history does not write it (the format has no such line: a
+    window without an exchange line means nobody exchanged); saves keep it, since a save is the move
+    list."""
 
     card: SpanishCard   # the 7 of trumps
 
@@ -183,7 +185,8 @@ class GuinoteView(LazyBotSeed):
     card_points: tuple[int, int]     # per pair, tricks won so far (las últimas once trick 10 is won)
     cantes: tuple[SungCante, ...]
     window_pair: int | None          # the pair that may sing/claim now (after the draw)
-    deciding: int | None             # the seat deciding on the exchange of the 7, before the draw
+    deciding: int | None             # the seat asked about the exchange of the 7, before the draw (public:
+                                     # both seats of the pair are asked, holder of the 7 or not)
     vueltas: bool
     carry: tuple[int, int]
     score: tuple[int, int]           # points (hands) in the current coto
@@ -250,7 +253,7 @@ class GuinoteMatch(Match):
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
         self.window_pair: int | None = None
         self.window_singers: set[int] = set()
-        self.exchange_seat: int | None = None       # deciding on the exchange; the draw waits for it
+        self.exchange_seat: int | None = None       # asked about the exchange; the draw waits for it
         self.pending_draw: tuple[int, int] | None = None   # (trick winner, trick number) of that draw
         self.vueltas = vueltas
         self.carry = tuple(carry)
@@ -274,6 +277,14 @@ class GuinoteMatch(Match):
         if not self.trick:
             return self.leader
         return (self.trick[-1][0] + 1) % 4
+
+    def automatic_move(self, seat: int) -> KeepSeven | None:
+        """The keep of a seat asked about the exchange without the 7 of trumps: its only move, made by
+        the table (a person is not stopped for it; nothing shows whether the seat had a choice)."""
+        if self.pending_draw is None or seat != self.exchange_seat:
+            return None
+        seven = rules_seven(self.trump)
+        return None if seven in self.hands[seat] else KeepSeven(seven)
 
     def optional_movers(self) -> list[int]:
         if self.window_pair is None or self.finished or self.pending_draw is not None:
@@ -304,10 +315,12 @@ class GuinoteMatch(Match):
         seat = to_move if seat is None else seat
         if self.pending_draw is not None:
             seven = rules_seven(self.trump)
-            return self._offer(seat, [Exchange(seven), KeepSeven(seven)] if seat == self.exchange_seat else [],
-                               seat == to_move)
+            moves: list[Move] = []
+            if seat == self.exchange_seat:
+                moves = [Exchange(seven), KeepSeven(seven)] if seven in self.hands[seat] else [KeepSeven(seven)]
+            return self._offer(seat, moves, seat == to_move)
         plays = _PLAYS
-        moves: list[Move] = [plays[c] for c in self._plays(seat)] if seat == to_move else []
+        moves = [plays[c] for c in self._plays(seat)] if seat == to_move else []
         return self._offer(seat, moves + self._optional(seat), seat == to_move)
 
     # -- checking and applying
@@ -315,10 +328,11 @@ class GuinoteMatch(Match):
         if self.pending_draw is not None:
             if move in self.legal_moves(seat):
                 return
-            if isinstance(move, KeepSeven | Exchange):
-                raise IllegalMove(f"{move.card} is not the 7 of trumps", "gn_no_exchange")
-            raise IllegalMove("first the holder of the 7 of trumps decides on the exchange, then everybody "
-                              "draws", "gn_exchange_first", name=self.exchange_seat)
+            if isinstance(move, KeepSeven | Exchange) and seat == self.exchange_seat:
+                raise IllegalMove("only the holder of the 7 of trumps may exchange it", "gn_no_seven")
+            raise IllegalMove("first the pair that won the trick says whether it exchanges the 7 of trumps "
+                              "(the trick winner, then the partner), then everybody draws",
+                              "gn_exchange_first", name=self.exchange_seat)
         if isinstance(move, Play):
             if seat != self.to_move():
                 raise IllegalMove("it is not your turn to play", "not_your_turn")
@@ -349,7 +363,7 @@ class GuinoteMatch(Match):
             self._exchange(seat)
             self._draw_and_open_window()
         elif isinstance(move, KeepSeven):
-            self._draw_and_open_window()
+            self._next_asked(seat)
         elif isinstance(move, Cante):
             self.cantes.append((seat, move.suit, rules.cante_value(move.suit, self.trump), len(self.tricks)))
             self.window_singers.add(seat)
@@ -397,8 +411,16 @@ class GuinoteMatch(Match):
         # After a won trick: the exchange of the 7 (before any card is drawn), then the draw, then
         # cantes and a claim, then the lead.
         self.pending_draw = (winner, number) if number <= rules.PHASE1_TRICKS else None
-        self.exchange_seat = self._exchange_candidate(pair) if self.pending_draw else None
+        self.exchange_seat = winner if self.pending_draw and self.exchange_possible() else None
         if self.exchange_seat is None:
+            self._draw_and_open_window()
+
+    def _next_asked(self, seat: int) -> None:
+        """After ``seat`` kept (or had no 7): its partner is asked if the trick winner was, else the draw."""
+        assert self.pending_draw is not None
+        if seat == self.pending_draw[0]:
+            self.exchange_seat = (seat + 2) % 4
+        else:
             self._draw_and_open_window()
 
     def _draw_and_open_window(self) -> None:
@@ -410,14 +432,17 @@ class GuinoteMatch(Match):
         self.exchange_seat = None
         self.window_pair = team_of(winner)
 
-    def _exchange_candidate(self, pair: int) -> int | None:
-        if self.exchange is not None or not rules.exchange_allowed(self.pinta, self.options.exchange_any_pinta):
-            return None
+    def exchange_possible(self) -> bool:
+        """May the 7 of trumps still be exchanged in this hand, as anybody at the table can tell: not yet
+        exchanged, an exchangeable pinta (not the 7 itself), the pinta still by the stock and the 7 not
+        played. Where the 7 is (which hand, or the stock) is never asked: after each of tricks 1-4 the
+        exchange phase happens on public facts alone, so being asked tells the table nothing."""
+        if self.exchange is not None or self.pinta_taker is not None:
+            return False
+        if not rules.exchange_allowed(self.pinta, self.options.exchange_any_pinta):
+            return False
         seven = rules_seven(self.trump)
-        for seat in (pair, pair + 2):
-            if seven in self.hands[seat]:
-                return seat
-        return None
+        return not any(card == seven for trick in self.tricks for _, card in trick)
 
     def _draw(self, winner: int, round_number: int) -> None:
         for j in range(4):
@@ -539,7 +564,7 @@ class GuinoteMatch(Match):
         world = self.clone()
         hands, stock = sample_world(self.view(seat), rng)
         world.hands, world.stock = hands, stock
-        world._sort_hands()       # the seat deciding on the exchange keeps the 7 (the sampler knows)
+        world._sort_hands()       # the seat asked about the exchange may or may not hold the 7 there
         return world
 
     def summary(self) -> str:
@@ -574,18 +599,21 @@ class GuinoteMatch(Match):
         return isinstance(move, KeepSeven)
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
-        """A history line that is not the pending exchange implies the holder of the 7 declined it."""
-        holder = self.exchange_seat
-        if self.pending_draw is None or holder is None or (seat == holder and isinstance(move, Exchange)):
+        """A history line that is not the exchange of the seat asked implies that seat kept the 7 (or had
+        none): the next of those silent keeps (``history.replay`` asks again until there is none)."""
+        asked = self.exchange_seat
+        if self.pending_draw is None or asked is None or (seat == asked and isinstance(move, Exchange)):
             return None
-        return holder, KeepSeven(rules_seven(self.trump))
+        return asked, KeepSeven(rules_seven(self.trump))
 
     @classmethod
     def replay(cls, options: Options, seed: int, moves: Any) -> GuinoteMatch:
-        """Rebuild a match from its moves. Move lists written before the exchange became a phase of its
-        own (saves of cardtable 0.1: the draw came first and the exchange stayed open until the next
-        lead, with no move for declining) are read too: their exchange moves to the start of its window
-        and a decline is supplied where none was made; the hands come out the same."""
+        """Rebuild a match from its moves. Older move lists are read too: those of cardtable 0.1 (the
+        draw came first and the exchange stayed open until the next lead, with no move for declining)
+        and those written while only the pair's holder of the 7 was asked (no keep by a seat without
+        the 7, and no phase at all when the pair had no 7). Each exchange moves to the start of its
+        window and a keep is supplied for every seat asked that made no decision; the hands come out
+        the same (the exchange phase never changes what anyone draws)."""
         moves = list(moves)
         try:
             return super().replay(options, seed, moves)
@@ -605,14 +633,14 @@ def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any
     out: list[tuple[int, Any]] = []
     rest = list(moves)
     while rest:
-        holder = match.exchange_seat
-        if match.pending_draw is not None and holder is not None:
+        asked = match.exchange_seat
+        if match.pending_draw is not None and asked is not None:
             seat, move = rest[0]
-            if not (seat == holder and isinstance(move, Exchange | KeepSeven)):
+            if not (seat == asked and isinstance(move, Exchange | KeepSeven)):
                 window = next((i for i, (_, m) in enumerate(rest) if isinstance(m, Play)), len(rest))
-                found = next((i for i in range(window) if rest[i][0] == holder
+                found = next((i for i in range(window) if rest[i][0] == asked
                               and isinstance(rest[i][1], Exchange)), None)
-                decision = rest.pop(found) if found is not None else (holder, KeepSeven(rules_seven(match.trump)))
+                decision = rest.pop(found) if found is not None else (asked, KeepSeven(rules_seven(match.trump)))
                 rest.insert(0, decision)
         seat, move = rest.pop(0)
         if match.why_illegal(move, seat) is not None:
