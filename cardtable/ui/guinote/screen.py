@@ -168,10 +168,12 @@ class GuinoteScreen(GameScreen):
         super().advance()
 
     def _should_ask_exchange(self) -> bool:
-        """The human holds the 7 and decides before the draw, and has not armed the exchange."""
+        """The human is asked before the draw, holds the 7 (without it the table keeps for them:
+        ``Match.automatic_move``) and has not armed the exchange."""
         return (self.match.pending_draw is not None and self.match.exchange_seat == HUMAN
                 and not self.armed_exchange and not self.exchange_open
-                and self._exchange_asked != (self.match.hand, len(self.match.tricks)))
+                and self._exchange_asked != (self.match.hand, len(self.match.tricks))
+                and self.match.automatic_move(HUMAN) is None)
 
     def _exchange_answered(self, exchange: bool | None) -> None:
         """Exchange, keep, or (Escape) decide later on the table with p or k."""
@@ -408,3 +410,8 @@ class GuinoteScreen(GameScreen):
         from cardtable.ui.screens import RulesScreen
 
         self.app.push_screen(RulesScreen("guinote"))
+
+    def cpu_delay(self, seat: int, move: Any) -> float:
+        # A keep of the 7 is silent at a real table: no pause for it (forced or not), so the time the
+        # table takes shows nothing about who holds the 7.
+        return 0.0 if isinstance(move, KeepSeven) else super().cpu_delay(seat, move)
