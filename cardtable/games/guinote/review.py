@@ -1,7 +1,7 @@
 """Guiñote hand review: the deal (the pinta sets the trumps), then each trick with what came after it —
 an exchange of the 7 (before the draw), the draws, cantes, a claim (see :mod:`cardtable.review`). A
-declined exchange (``KeepSeven``, a silent move) is not among the moves after the trick; the draw it
-lets happen is.
+keep (``KeepSeven``, a silent move: the holder declining, or a seat of the pair asked without the 7) is
+not among the moves after the trick; the draw the pair's last keep lets happen is.
 
 ``score`` of each step, per pair: ``points`` (card points of the tricks won, with las diez de últimas
 after trick 10), ``cantes`` (points sung) and ``totals`` (with the carry of a hand de vueltas); after
