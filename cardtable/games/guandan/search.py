@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from cardtable import search
 from cardtable.games.guandan import rules
-from cardtable.games.guandan.bots import NormalBot, decompose
+from cardtable.games.guandan.bots import NormalBot, readable_plan
 from cardtable.games.guandan.sampling import sample_hands
 from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return
 from cardtable.rng import Rng
@@ -86,7 +86,7 @@ def candidates(view: GuandanView, preferred) -> list:
     out = [preferred]
     if Pass() in legal:
         out.append(Pass())
-    for _, cards in decompose(list(view.hand), view.level):
+    for _, cards in readable_plan(view.hand, view.level, view.options.straight_flush_as_straight):
         for reading in rules.classify(cards, view.level, view.options.straight_flush_as_straight):
             move = Play.of(cards, reading)
             if move in legal:
