@@ -295,13 +295,13 @@ def _north_shown_and_taken_save(store):
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_north_plate_shows_shown_taken_and_hand_points(tmp_path, size):
     """Bug 2: North's plate is cut (its «hand N» line never shows; «taken:» hides once it has shown)."""
-    from cardtable.ui.gongzhu import GongZhuSeatPanel
+    from cardtable.ui.seats import SeatPanel
 
     _north_shown_and_taken_save(SaveStore(tmp_path / "saves"))
     app = make_app(tmp_path, launch=("continue", "north"))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        north = table(app).query_one("#gz-north", GongZhuSeatPanel)
+        north = table(app).query_one("#gz-north", SeatPanel)
         text = north.render()
         plain = str(text)
         assert "shown:" in plain and "taken:" in plain and "hand " in plain

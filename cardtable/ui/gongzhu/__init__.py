@@ -14,10 +14,22 @@ from cardtable.ui.gongzhu.dialogs import (
 )
 from cardtable.ui.gongzhu.screen import GongZhuScreen
 from cardtable.ui.gongzhu.text import SUIT_NAMES, card_name, hand_label, hand_points, seat_name, taken_text
-from cardtable.ui.gongzhu.widgets import GongZhuSeatPanel, show_trick
+from cardtable.ui.gongzhu.widgets import seat_plate, show_trick
 
 __all__ = [
-    "SUIT_NAMES", "GongZhuMatchEnd", "GongZhuScreen", "GongZhuSeatPanel", "GongZhuSetup",
-    "ResultsScreen", "ShowPanel", "card_name", "hand_label", "hand_points", "last_trick_dialog",
-    "results_table", "seat_name", "show_trick", "taken_text",
+    "SUIT_NAMES",
+    "GongZhuMatchEnd",
+    "GongZhuScreen",
+    "GongZhuSetup",
+    "ResultsScreen",
+    "ShowPanel",
+    "card_name",
+    "hand_label",
+    "hand_points",
+    "last_trick_dialog",
+    "results_table",
+    "seat_name",
+    "seat_plate",
+    "show_trick",
+    "taken_text",
 ]

@@ -25,7 +25,8 @@ from cardtable.ui.gongzhu.dialogs import (
     last_trick_dialog,
 )
 from cardtable.ui.gongzhu.text import card_name, hand_label, hand_points, seat_name, taken_text
-from cardtable.ui.gongzhu.widgets import GongZhuSeatPanel, show_trick
+from cardtable.ui.gongzhu.widgets import seat_plate, show_trick
+from cardtable.ui.seats import SeatPanel
 from cardtable.ui.widgets import HandView, TrickView
 
 
@@ -65,11 +66,11 @@ class GongZhuScreen(GameScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield GongZhuSeatPanel(id="gz-north")
+        yield SeatPanel(id="gz-north")
         with Horizontal(id="gz-middle"):
-            yield GongZhuSeatPanel(id="gz-west")
+            yield SeatPanel(id="gz-west")
             yield TrickView(id="gz-trick")
-            yield GongZhuSeatPanel(id="gz-east")
+            yield SeatPanel(id="gz-east")
         yield Static(id="gz-me")
         yield HandView(card_text, id="gz-hand")
         yield Static(id="gz-status")
@@ -123,7 +124,7 @@ class GongZhuScreen(GameScreen):
         dealt = hand.revealed if self.dealing else 13
         for seat, widget_id in ((1, "#gz-west"), (2, "#gz-north"), (3, "#gz-east")):
             count = min(view.counts[seat], dealt) if self.dealing else view.counts[seat]
-            self.query_one(widget_id, GongZhuSeatPanel).show_seat(view, seat, count, style, wide=seat == 2)
+            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, count, style, wide=seat == 2))
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
         me.append(f"{t('gz_total')} {view.totals[HUMAN]:+d}", style="bold")

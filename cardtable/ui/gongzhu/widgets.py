@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.state import GongZhuView
@@ -11,36 +10,38 @@ from cardtable.i18n import card_count, t
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.gongzhu.text import hand_points, seat_name, taken_text
+from cardtable.ui.seats import Plate
 from cardtable.ui.widgets import TrickView
 
 
 # ---------------------------------------------------------------- widgets
-class GongZhuSeatPanel(Static):
-    """An opponent: name, card count, shown cards, point cards taken, hand points and total."""
+def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool = False) -> Plate:
+    """An opponent's plate: card count, total, shown cards, point cards taken and hand points.
 
-    DEFAULT_CSS = """
-    GongZhuSeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
-    GongZhuSeatPanel.to-move { border: round $accent; }
-    """
-
-    def show_seat(self, view: GongZhuView, seat: int, count: int, style: str, wide: bool = False) -> None:
-        """``wide`` (North, across the top): two lines, the shown cards beside the count and the hand
-        points beside the taken cards, so that nothing is cut by the plate's height."""
-        self.border_title = seat_name(seat)
-        self.set_class(view.to_move == seat and view.phase == "play", "to-move")
-        sep = "  " if wide else "\n"
-        body = Text()
-        body.append(card_count(count))
-        body.append(f"  {t('gz_total')} {view.totals[seat]:+d}", style="bold")
-        if view.shown[seat]:
-            body.append(f"{sep}{t('gz_shown')}: ")
-            body.append_text(cards_text(view.shown[seat], style))
-        points = [c for c in view.taken[seat] if c.suit != "H" or rules.heart_value(c)]
-        if view.taken[seat]:
-            body.append(f"\n{t('gz_taken')}: ")
-            body.append_text(taken_text(points, style))
-            body.append(f"{sep}{t('gz_hand_points')} {hand_points(view, seat):+d}")
-        self.update(body)
+    ``wide`` (North, across the top): two lines, the shown cards beside the count and the hand points
+    beside the taken cards, so that nothing is cut by the plate's height."""
+    first = Text()
+    first.append(card_count(count))
+    first.append(f"  {t('gz_total')} {view.totals[seat]:+d}", style="bold")
+    lines = [first]
+    if view.shown[seat]:
+        shown = first if wide else Text()
+        shown.append(f"{'  ' if wide else ''}{t('gz_shown')}: ")
+        shown.append_text(cards_text(view.shown[seat], style))
+        if not wide:
+            lines.append(shown)
+    points = [c for c in view.taken[seat] if c.suit != "H" or rules.heart_value(c)]
+    if view.taken[seat]:
+        taken = Text(f"{t('gz_taken')}: ")
+        taken.append_text(taken_text(points, style))
+        lines.append(taken)
+        hand = Text(f"{t('gz_hand_points')} {hand_points(view, seat):+d}")
+        if wide:
+            taken.append("  ")
+            taken.append_text(hand)
+        else:
+            lines.append(hand)
+    return Plate(seat_name(seat), lines, to_move=view.to_move == seat and view.phase == "play")
 
 
 def show_trick(widget: TrickView, view: GongZhuView, style: str, status: str) -> None:

@@ -22,10 +22,25 @@ from cardtable.ui.guandan.text import (
     rise_text,
     seat_name,
 )
-from cardtable.ui.guandan.widgets import ColumnsView, GuandanSeatPanel, LevelBar, PlayControl, TableView
+from cardtable.ui.guandan.widgets import ColumnsView, LevelBar, PlayControl, TableView, seat_plate
 
 __all__ = [
-    "ChooserScreen", "ColumnsView", "GuandanMatchEnd", "GuandanScreen", "GuandanSeatPanel",
-    "GuandanSetup", "GuandanSummary", "LevelBar", "PlayControl", "TableView", "anti_text", "combo_name",
-    "fails_text", "last_trick_dialog", "place_name", "rank_label", "rise_text", "seat_name",
+    "ChooserScreen",
+    "ColumnsView",
+    "GuandanMatchEnd",
+    "GuandanScreen",
+    "GuandanSetup",
+    "GuandanSummary",
+    "LevelBar",
+    "PlayControl",
+    "TableView",
+    "anti_text",
+    "combo_name",
+    "fails_text",
+    "last_trick_dialog",
+    "place_name",
+    "rank_label",
+    "rise_text",
+    "seat_name",
+    "seat_plate",
 ]

@@ -32,7 +32,8 @@ from cardtable.ui.guandan.text import (
     rank_label,
     seat_name,
 )
-from cardtable.ui.guandan.widgets import ColumnsView, GuandanSeatPanel, LevelBar, PlayControl, TableView
+from cardtable.ui.guandan.widgets import ColumnsView, LevelBar, PlayControl, TableView, seat_plate
+from cardtable.ui.seats import SeatPanel
 
 
 # ---------------------------------------------------------------- the table
@@ -91,11 +92,11 @@ class GuandanScreen(GameScreen):
         yield Header()
         yield LevelBar(id="gd-level")
         with Horizontal(id="gd-top"):
-            yield GuandanSeatPanel(id="gd-north")
+            yield SeatPanel(id="gd-north")
         with Horizontal(id="gd-middle"):
-            yield GuandanSeatPanel(id="gd-west")
+            yield SeatPanel(id="gd-west")
             yield TableView(id="gd-table")
-            yield GuandanSeatPanel(id="gd-east")
+            yield SeatPanel(id="gd-east")
         yield ColumnsView(id="gd-columns")
         with Horizontal(id="gd-bottom"):
             yield PlayControl(id="gd-play")
@@ -209,7 +210,7 @@ class GuandanScreen(GameScreen):
         style = self.style_name
         self.query_one(LevelBar).show(view, self.flash)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
-            self.query_one(widget_id, GuandanSeatPanel).show_seat(view, seat, style, one_line=seat == 2)
+            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, style, one_line=seat == 2))
         columns, labels = self._column_groups(view)
         keep = self.columns.selection() if [list(c) for c in columns] == self.columns.columns else None
         self.columns.set_columns(columns, labels, style)

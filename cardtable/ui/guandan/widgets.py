@@ -27,6 +27,7 @@ from cardtable.ui.guandan.text import (
     place_name,
     seat_name,
 )
+from cardtable.ui.seats import Plate
 from cardtable.ui.widgets import MARKER, MARKER_ASCII
 
 
@@ -47,28 +48,26 @@ class LevelBar(Static):
         self.update(text)
 
 
-class GuandanSeatPanel(Static):
-    DEFAULT_CSS = """
-    GuandanSeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
-    GuandanSeatPanel.to-move { border: round $accent; }
-    GuandanSeatPanel.partner { border: round $success-darken-1; }
-    GuandanSeatPanel.partner.to-move { border: round $accent; }
-    """
-
-    def show_seat(self, view: GuandanView, seat: int, style: str, one_line: bool = False) -> None:
-        self.border_title = seat_name(seat)
-        self.set_class(view.to_move == seat, "to-move")
-        self.set_class(seat == partner(HUMAN), "partner")
-        text = Text(card_count(view.counts[seat]), style="bold" if 0 < view.counts[seat] <= 6 else "")
-        if seat in view.finish:
-            text.append(f" · {place_name(view.finish.index(seat))}", style="bold green")
-        action = view.actions[seat]
-        text.append("   " if one_line else "\n")
-        if isinstance(action, Play):
-            text.append_text(cards_text(action.cards, style, sep=""))
-        elif isinstance(action, Pass):
-            text.append(t("gd_passed"), style="dim italic")
-        self.update(text)
+def seat_plate(view: GuandanView, seat: int, style: str, one_line: bool = False) -> Plate:
+    """A seat's plate: its count (bold when few cards are left) and place, then what it did last (on one
+    line for North)."""
+    emphasis = "bold" if 0 < view.counts[seat] <= 6 else ""
+    text = Text(card_count(view.counts[seat]), style=emphasis)
+    if seat in view.finish:
+        text.append(f" · {place_name(view.finish.index(seat))}", style="bold green")
+    last = Text(style=emphasis)
+    action = view.actions[seat]
+    if isinstance(action, Play):
+        last.append_text(cards_text(action.cards, style, sep=""))
+    elif isinstance(action, Pass):
+        last.append(t("gd_passed"), style="dim italic")
+    if one_line:
+        text.append("   ")
+        text.append_text(last)
+        lines = [text]
+    else:
+        lines = [text, last]
+    return Plate(seat_name(seat), lines, to_move=view.to_move == seat, partner=seat == partner(HUMAN))
 
 
 class TableView(Static):

@@ -30,11 +30,31 @@ from cardtable.ui.guinote.text import (
     taken_by,
     the_card,
 )
-from cardtable.ui.guinote.widgets import SeatPanel, TablePanel, show_trick
+from cardtable.ui.guinote.widgets import TablePanel, seat_plate, show_trick
 
 __all__ = [
-    "RANK_NAMES", "SUITS", "ClaimScreen", "ExchangeScreen", "GuinoteScreen", "GuinoteSetup",
-    "MatchEndScreen", "SeatPanel", "SummaryScreen", "TablePanel", "cante_sentence", "cantes_text",
-    "card_name", "exchange_block_reason", "exchange_news", "exchanged", "last_trick_dialog",
-    "seat_name", "show_trick", "suit_name", "suit_text", "summary_rows", "taken_by", "the_card",
+    "RANK_NAMES",
+    "SUITS",
+    "ClaimScreen",
+    "ExchangeScreen",
+    "GuinoteScreen",
+    "GuinoteSetup",
+    "MatchEndScreen",
+    "SummaryScreen",
+    "TablePanel",
+    "cante_sentence",
+    "cantes_text",
+    "card_name",
+    "exchange_block_reason",
+    "exchange_news",
+    "exchanged",
+    "last_trick_dialog",
+    "seat_name",
+    "seat_plate",
+    "show_trick",
+    "suit_name",
+    "suit_text",
+    "summary_rows",
+    "taken_by",
+    "the_card",
 ]

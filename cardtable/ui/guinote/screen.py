@@ -36,7 +36,8 @@ from cardtable.ui.guinote.text import (
     suit_name,
     the_card,
 )
-from cardtable.ui.guinote.widgets import SeatPanel, TablePanel, show_trick
+from cardtable.ui.guinote.widgets import TablePanel, seat_plate, show_trick
+from cardtable.ui.seats import SeatPanel
 from cardtable.ui.widgets import HandView, TrickView
 
 
@@ -213,7 +214,7 @@ class GuinoteScreen(GameScreen):
         view = self.fresh_view()
         style = self.style_name
         for seat, widget_id in ((3, "#gn-west"), (2, "#gn-north"), (1, "#gn-east")):
-            self.query_one(widget_id, SeatPanel).show_seat(view, seat, view.counts[seat], self.revealed)
+            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, view.counts[seat], self.revealed))
         self.query_one(TablePanel).show_table(view, style, self.armed_exchange)
         self.query_one("#gn-score", Static).update(self._score_text(view))
         hand = self.query_one(HandView)

@@ -18,33 +18,24 @@ from cardtable.ui.guinote.text import (
     suit_text,
     taken_by,
 )
+from cardtable.ui.seats import Plate
 from cardtable.ui.widgets import TrickView
 
 
 # ---------------------------------------------------------------- widgets
-class SeatPanel(Static):
-    DEFAULT_CSS = """
-    SeatPanel { border: round $panel-lighten-2; padding: 0 1; height: 100%; }
-    SeatPanel.to-move { border: round $accent; }
-    SeatPanel.partner { border: round $success-darken-1; }
-    SeatPanel.partner.to-move { border: round $accent; }
-    """
-
-    def show_seat(self, view: GuinoteView, seat: int, count: int, revealed: bool) -> None:
-        self.border_title = seat_name(seat)
-        self.set_class(view.to_move == seat, "to-move")
-        self.set_class(seat == 2, "partner")
-        body = Text(card_count(count))
-        won = sum(1 for w in view.winners if w == seat)
-        if won:
-            body.append(f" · {won} ✓")
-        sung = cantes_text(view, seat, revealed)
-        if sung:
-            body.append("\n")
-            body.append_text(sung)
-        if view.pinta_taker == seat:
-            body.append(f"\n{t('gn_pinta')} ✓", style="dim")
-        self.update(body)
+def seat_plate(view: GuinoteView, seat: int, count: int, revealed: bool) -> Plate:
+    """A seat's plate: its count and tricks won, its cantes, the pinta if it took it."""
+    first = Text(card_count(count))
+    won = sum(1 for w in view.winners if w == seat)
+    if won:
+        first.append(f" · {won} ✓")
+    lines = [first]
+    sung = cantes_text(view, seat, revealed)
+    if sung:
+        lines.append(sung)
+    if view.pinta_taker == seat:
+        lines.append(Text(f"{t('gn_pinta')} ✓", style="dim"))
+    return Plate(seat_name(seat), lines, to_move=view.to_move == seat, partner=seat == 2)
 
 
 class TablePanel(Static):
