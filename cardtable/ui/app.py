@@ -171,6 +171,12 @@ class CardTableApp(App[None]):
             return
         await super().on_event(event)
 
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The tables' frame colours for the current theme (a theme's own variables win)."""
+        from cardtable.ui.seats import frame_variables
+
+        return frame_variables(self.current_theme)
+
     def _theme_changed(self, theme: Any) -> None:
         """Cards are drawn with inks for a dark or a light background (or the theme's own): redraw."""
         from cardtable.ui import cardart

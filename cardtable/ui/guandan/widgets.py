@@ -76,7 +76,7 @@ class TableView(Static):
 
     DEFAULT_CSS = """
     TableView { height: 100%; content-align: center middle; text-align: center;
-                border: round $panel-lighten-1; }
+                border: round $table-border; }
     TableView.tribute { border: round $warning; text-align: left; }
     """
 
