@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -16,8 +17,20 @@ MARKER, MARKER_ASCII = "▲", "^"
 
 class HandView(Widget, can_focus=True):
     """The human's cards in a row: a cursor, a lifted card, unplayable cards dimmed, a deal animation
-    (``revealed``); a click lifts a card and a second click plays it (through the screen's
-    ``action_choose``)."""
+    (``revealed``); a click moves the cursor to a card and posts ``HandView.Chosen``, which the table
+    answers as it answers Enter (lift the card, or play it if it is lifted)."""
+
+    class Chosen(Message):
+        """A click chose the card at ``index`` (the cursor is already on it)."""
+
+        def __init__(self, hand: HandView, index: int) -> None:
+            super().__init__()
+            self.hand = hand
+            self.index = index
+
+        @property
+        def control(self) -> HandView:
+            return self.hand
 
     DEFAULT_CSS = "HandView { height: 3; width: 100%; }"
     SLOT = 4
@@ -74,7 +87,7 @@ class HandView(Widget, can_focus=True):
         index = (event.x - self._offset()) // self.SLOT
         if 0 <= index < len(self.cards):
             self.cursor = index
-            self.screen.action_choose()
+            self.post_message(self.Chosen(self, index))
 
     def on_focus(self) -> None:
         self.refresh()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -280,6 +280,14 @@ class GuandanScreen(GameScreen):
         cards = rules.usable_cards(view.hand, view.level, view.top.combo, view.options.straight_flush_as_straight)
         lit = {i for i, column in enumerate(self.columns.columns) if any(c in cards for c in column)}
         return lit or {-1}
+
+    @on(ColumnsView.SelectionChanged)
+    def columns_clicked(self) -> None:
+        self.selection_changed()
+
+    @on(PlayControl.Pressed)
+    def play_control_pressed(self) -> None:
+        self.action_play()
 
     def selection_changed(self, refresh: bool = True) -> None:
         """Name the selection in the status line and on the play control, or say why it is not a play."""

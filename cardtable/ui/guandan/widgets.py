@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -137,7 +138,19 @@ class ColumnsView(Widget, can_focus=True):
     Any card of a column can be chosen: a suit key (S H D C) takes or puts back the card of that suit,
     a click on a card takes or puts it back. ↑ takes one more card from the top and stops when the
     column is all taken; Space (and a click on the label) follows the source's tap cycle: one more
-    card, and once the column is all taken, the next tap empties it."""
+    card, and once the column is all taken, the next tap empties it. A click posts
+    ``ColumnsView.SelectionChanged`` for the table to name the new selection."""
+
+    class SelectionChanged(Message):
+        """A click changed which cards are taken."""
+
+        def __init__(self, columns: ColumnsView) -> None:
+            super().__init__()
+            self.columns = columns
+
+        @property
+        def control(self) -> ColumnsView:
+            return self.columns
 
     DEFAULT_CSS = "ColumnsView { height: 1fr; width: 100%; }"
     WIDTH = 5
@@ -305,7 +318,7 @@ class ColumnsView(Widget, can_focus=True):
             self.press(index)
         else:
             self.toggle(index, row)
-        self.screen.selection_changed()
+        self.post_message(self.SelectionChanged(self))
 
     def on_focus(self) -> None:
         self.refresh()
@@ -316,7 +329,18 @@ class ColumnsView(Widget, can_focus=True):
 
 class PlayControl(Static):
     """The play control: names exactly what is selected («⏎ Pair of 9s», «⏎ Play (2 readings)», «⏎ Not a
-    play»); Enter or a click plays it."""
+    play»); Enter or a click plays it (a click posts ``PlayControl.Pressed``)."""
+
+    class Pressed(Message):
+        """A click on the play control."""
+
+        def __init__(self, control: PlayControl) -> None:
+            super().__init__()
+            self.play_control = control
+
+        @property
+        def control(self) -> PlayControl:
+            return self.play_control
 
     DEFAULT_CSS = """
     PlayControl { width: auto; max-width: 50%; height: 1; padding: 0 1; background: $panel; color: $text-muted; }
@@ -329,4 +353,4 @@ class PlayControl(Static):
         self.update(Text(f"⏎ {label}"))
 
     def on_click(self) -> None:
-        self.screen.action_play()
+        self.post_message(self.Pressed(self))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -325,6 +326,10 @@ class GuinoteScreen(GameScreen):
 
     def action_lower(self) -> None:
         self.query_one(HandView).lifted = None
+
+    @on(HandView.Chosen)
+    def card_clicked(self) -> None:
+        self.action_choose()
 
     def action_choose(self) -> None:
         hand = self.query_one(HandView)
