@@ -1,8 +1,13 @@
 """Helpers for the Pilot tests."""
 
+import shutil
+from pathlib import Path
+
 from cardtable.saves import SaveStore
 from cardtable.settings import Settings
 from cardtable.ui.app import CardTableApp
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "saves" / "examples"
 
 
 def make_app(tmp_path, launch=None, lang="en", **settings):
@@ -10,6 +15,23 @@ def make_app(tmp_path, launch=None, lang="en", **settings):
     settings.setdefault("checker", "off")     # the play checker's searches only where a test asks for them
     return CardTableApp(store=SaveStore(tmp_path / "saves"), settings=Settings(**settings), launch=launch,
                         language_override=lang)
+
+
+def pinned_app(tmp_path, example: str, lang="en", **settings):
+    """The app continuing a pinned position: a copy of ``saves/examples/<example>.json`` in the test's own
+    store (the table autosaves into its slot, never into the repository)."""
+    saves = tmp_path / "saves"
+    saves.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(EXAMPLES / f"{example}.json", saves / f"{example}.json")
+    return make_app(tmp_path, launch=("continue", example), lang=lang, **settings)
+
+
+def assert_human_to_move(table, moves: int) -> None:
+    """The table is still at its pinned position (``moves`` moves) and waits for the human: nothing a CPU
+    could decide (a move, an optional move out of turn) is pending, so the screen is the same whatever
+    the CPU levels play."""
+    assert len(table.match.moves) == moves
+    assert table.next_step() is None
 
 
 async def settle(pilot, rounds=3):
