@@ -8,7 +8,7 @@ from cardtable.saves import SaveStore
 from cardtable.ui.gongzhu import GongZhuMatchEnd, GongZhuScreen, GongZhuSetup, ResultsScreen, ShowPanel
 from cardtable.ui.home import HomeScreen
 from cardtable.ui.widgets import HandView
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
 
 
 def launch(seed, **options):
@@ -183,35 +183,36 @@ async def test_match_end_screen_names_winner_and_pig(tmp_path):
         assert "Winner" in text and "el Cerdo" in text
 
 
-def test_table_snapshot(snap_compare, tmp_path):
+# ---------------------------------------------------------------- how it looks (80×24), per language
+# Pinned positions (saves/examples): the human is to move, so no CPU decides anything on screen.
+SNAPSHOT_LANGS = ["en", "es", "zh"]
+
+
+@pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
+def test_table_snapshot(snap_compare, tmp_path, lang):
+    """Trick 6 of the first hand (gongzhu-mid-hand): North showed the Goat and the Transformer, West led,
+    you are to play; the second playable card lifted."""
     async def run_before(pilot):
         await settle(pilot)
-        screen = table(pilot.app)
-        for _ in range(30):
-            if screen.match.to_move() == 0 and len(screen.match.tricks) >= 2:
-                break
-            if screen.match.to_move() == 0:
-                await play_my_turn(pilot, pilot.app)
-            await settle(pilot)
+        assert_human_to_move(table(pilot.app), 27)
         await pilot.press("right")
         await pilot.press("up")
         await settle(pilot)
 
-    assert snap_compare(make_app(tmp_path, launch=launch(777, showing=False)), terminal_size=(80, 24),
+    assert snap_compare(pinned_app(tmp_path, "gongzhu-mid-hand", lang), terminal_size=(80, 24),
                         run_before=run_before)
 
 
-def test_results_snapshot(snap_compare, tmp_path):
+@pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
+def test_results_snapshot(snap_compare, tmp_path, lang):
+    """The hand's results (gongzhu-last-card): your last card, played with the keyboard, ends the hand."""
     async def run_before(pilot):
         await settle(pilot)
-        for _ in range(200):
-            if isinstance(pilot.app.screen, ResultsScreen):
-                break
-            if table(pilot.app).match.to_move() == 0:
-                await play_my_turn(pilot, pilot.app)
-            await settle(pilot)
+        assert_human_to_move(table(pilot.app), 55)
+        await play_my_turn(pilot, pilot.app)
+        assert isinstance(pilot.app.screen, ResultsScreen)
 
-    assert snap_compare(make_app(tmp_path, launch=launch(2024, showing=False)), terminal_size=(80, 24),
+    assert snap_compare(pinned_app(tmp_path, "gongzhu-last-card", lang), terminal_size=(80, 24),
                         run_before=run_before)
 
 

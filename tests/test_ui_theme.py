@@ -9,10 +9,13 @@ from textual._ansi_theme import ALABASTER, MONOKAI
 from textual.color import Color
 from textual.theme import BUILTIN_THEMES, Theme
 
+from cardtable import games
 from cardtable.games.gongzhu.state import GongZhuOptions
+from cardtable.saves import SaveStore
 from cardtable.ui import cardart
+from cardtable.ui.gongzhu import GongZhuScreen
 from cardtable.ui.widgets import HandView
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, settle
 
 # (The ansi-* themes take the terminal's own background, which cannot be known here.)
 LIGHT_THEMES = [name for name, theme in BUILTIN_THEMES.items() if not theme.dark and not name.startswith("ansi")]
@@ -91,14 +94,24 @@ def ink_colours(hand) -> set:
     return {Style.parse(str(span.style)).color for span in text.spans if Style.parse(str(span.style)).color}
 
 
+# A pinned deal (seed 5, no swap, no showing) replayed to your first turn: West led the 2♣, North and East
+# followed, so your clubs are playable black cards and the rest are dimmed.
+PINNED_DEAL = GongZhuOptions(swap=False, showing=False), 5, [(1, "2C"), (2, "10C"), (3, "9C")]
+
+
 def pinned_table(tmp_path, theme: str):
-    """The Gong Zhu table at the human's first turn of a pinned deal (the CPU players answer at once)."""
+    """The Gong Zhu table at the pinned deal's first turn of yours, in the given theme."""
+    options, seed, moves = PINNED_DEAL
+    match_type = games.get("gongzhu").match_type
+    match = match_type.replay(options, seed, [(seat, match_type.parse_move(move)) for seat, move in moves])
+    SaveStore(tmp_path / "saves").save("pinned", match, ["human", "cpu:normal", "cpu:normal", "cpu:normal"])
+
     async def run_before(pilot):
         pilot.app.theme = theme
         await settle(pilot)
+        assert_human_to_move(next(s for s in pilot.app.screen_stack if isinstance(s, GongZhuScreen)), 3)
 
-    app = make_app(tmp_path, launch=("new", "gongzhu", GongZhuOptions(swap=False, showing=False), 5, "normal"))
-    return app, run_before
+    return make_app(tmp_path, launch=("continue", "pinned")), run_before
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
