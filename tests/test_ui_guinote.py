@@ -1,5 +1,7 @@
 """Pilot tests of the Guiñote table, keyboard only: a whole hand with the exchange and a cante."""
 
+import pytest
+
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions
 from cardtable.saves import SaveStore
 from cardtable.ui.guinote import (
@@ -11,7 +13,7 @@ from cardtable.ui.guinote import (
     SummaryScreen,
 )
 from cardtable.ui.widgets import HandView, TrickView
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
 
 # With the human following the hints and arming the pinta and every cante, seed 28 gives the human
 # both the exchange of the 7 and a cante in the first hand.
@@ -214,38 +216,45 @@ async def test_match_end(tmp_path):
         assert isinstance(app.screen, MatchEndScreen)
 
 
-def test_table_snapshot(snap_compare, tmp_path):
+# ---------------------------------------------------------------- how it looks (80×24), per language
+# Pinned positions (saves/examples): the human is to move, so no CPU decides anything on screen.
+SNAPSHOT_LANGS = ["en", "es", "zh"]
+
+
+async def play_my_card(pilot, app):
+    """Keyboard only: Enter lifts the card under the cursor, Enter plays it."""
+    screen = table(app)
+    before = len(screen.match.moves)
+    await pilot.press("enter", "enter")
+    await settle(pilot)
+    assert len(screen.match.moves) == before + 1
+
+
+@pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
+def test_table_snapshot(snap_compare, tmp_path, lang):
+    """Trick 6 of the first hand, in the arrastre (guinote-mid-hand): Left led the sota of bastos, you are
+    to play; the cursor on your second playable card, named on the status line."""
     async def run_before(pilot):
         await settle(pilot)
-        screen = table(pilot.app)
-        for _ in range(60):
-            if screen.match.to_move() == 0 and len(screen.match.tricks) >= 5 and screen.match.trick:
-                break
-            if isinstance(pilot.app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
-                await pilot.press("n")
-            elif screen.match.to_move() == 0:
-                await play_hint(pilot, pilot.app)
-            await settle(pilot)
+        assert_human_to_move(table(pilot.app), 23)
         await pilot.press("right")
-        pilot.app.clear_notifications()      # a toast's life depends on how long the search took
         await settle(pilot)
 
-    assert snap_compare(make_app(tmp_path, launch=launch(SEED)), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(pinned_app(tmp_path, "guinote-mid-hand", lang), terminal_size=(80, 24),
+                        run_before=run_before)
 
 
-def test_summary_snapshot(snap_compare, tmp_path):
+@pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
+def test_summary_snapshot(snap_compare, tmp_path, lang):
+    """The hand's summary (guinote-last-card): your last card, played with the keyboard, ends the hand."""
     async def run_before(pilot):
         await settle(pilot)
-        for _ in range(300):
-            if isinstance(pilot.app.screen, SummaryScreen):
-                break
-            if isinstance(pilot.app.screen, (ClaimScreen, ExchangeScreen)):
-                await pilot.press("n")
-            elif table(pilot.app).match.to_move() == 0:
-                await play_hint(pilot, pilot.app)
-            await settle(pilot)
+        assert_human_to_move(table(pilot.app), 40)
+        await play_my_card(pilot, pilot.app)
+        assert isinstance(pilot.app.screen, SummaryScreen)
 
-    assert snap_compare(make_app(tmp_path, launch=launch(SEED)), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(pinned_app(tmp_path, "guinote-last-card", lang), terminal_size=(80, 24),
+                        run_before=run_before)
 
 
 async def _until_exchange_prompt(pilot, app):
