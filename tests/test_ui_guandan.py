@@ -1,5 +1,7 @@
 """Pilot tests of the Guandan table, keyboard only: a wild-card choice, a whole hand and a tribute."""
 
+import pytest
+
 from cardtable.cards import Card, parse_card
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.state import GuandanOptions, Play, Return, TopPlay, Tribute
@@ -16,7 +18,7 @@ from cardtable.ui.guandan import (
     anti_text,
     combo_name,
 )
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
 
 # Seed 5: the human's first hand holds one wild (2♥), no other 2, and several exact pairs, so two pairs
 # and the wild read as a full house of either rank: the chooser must appear.
@@ -151,26 +153,34 @@ async def test_escape_saves_and_resume(tmp_path):
     assert match.moves == moves
 
 
-def test_columns_snapshot_while_answering(snap_compare, tmp_path):
+# ---------------------------------------------------------------- how it looks (80×24), per language
+# Pinned positions: a fresh deal where you lead (seed 5) or a save from saves/examples where you are to
+# move, so no CPU decides anything on screen.
+SNAPSHOT_LANGS = ["en", "es", "zh"]
+
+
+@pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
+def test_columns_snapshot_while_answering(snap_compare, tmp_path, lang):
+    """Answering Left's pair of 4s in the second trick (guandan-answering): your pair of 5s taken from its
+    column with the keyboard, the reading on the status line."""
     async def run_before(pilot):
         await settle(pilot)
         screen = table(pilot.app)
-        for _ in range(60):
-            if screen.match.to_move() == 0 and screen.match.top is not None:
-                break
-            if screen.match.to_move() == 0:
-                await my_turn(pilot, pilot.app)
-            await settle(pilot)
-        await pilot.press("h")
+        assert_human_to_move(screen, 8)
+        columns = screen.query_one(ColumnsView)
+        five = next(i for i, c in enumerate(columns.columns) if c and c[0].rank == 5)
+        await take_column(pilot, screen, five, 2)
         await settle(pilot)
 
-    assert snap_compare(make_app(tmp_path, launch=launch(7)), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(pinned_app(tmp_path, "guandan-answering", lang), terminal_size=(80, 24),
+                        run_before=run_before)
 
 
 def test_chooser_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
         await settle(pilot)
         screen = table(pilot.app)
+        assert_human_to_move(screen, 0)
         level = screen.match.level
         columns = screen.query_one(ColumnsView)
         pairs = [i for i, c in enumerate(columns.columns) if len(c) == 2 and c[0].rank != level
@@ -184,17 +194,22 @@ def test_chooser_snapshot(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path, launch=launch()), terminal_size=(80, 24), run_before=run_before)
 
 
-def test_summary_snapshot(snap_compare, tmp_path):
+@pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
+def test_summary_snapshot(snap_compare, tmp_path, lang):
+    """The hand's summary (guandan-last-play): your partner is out and your last card, the 10♠, taken and
+    played with the keyboard, takes you out too and ends the hand."""
     async def run_before(pilot):
         await settle(pilot)
-        for _ in range(400):
-            if isinstance(pilot.app.screen, GuandanSummary):
-                break
-            if table(pilot.app).match.to_move() == 0 and not isinstance(pilot.app.screen, ChooserScreen):
-                await my_turn(pilot, pilot.app)
-            await settle(pilot)
+        screen = table(pilot.app)
+        assert_human_to_move(screen, 103)
+        columns = screen.query_one(ColumnsView)
+        await take_column(pilot, screen, next(i for i, c in enumerate(columns.columns) if c), 1)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(screen.match.moves) == 104 and isinstance(pilot.app.screen, GuandanSummary)
 
-    assert snap_compare(make_app(tmp_path, launch=launch(9)), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(pinned_app(tmp_path, "guandan-last-play", lang), terminal_size=(80, 24),
+                        run_before=run_before)
 
 
 async def test_sort_by_play_groups_the_hand(tmp_path):
@@ -584,6 +599,7 @@ def test_column_selection_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
         await settle(pilot)
         screen = table(pilot.app)
+        assert_human_to_move(screen, 0)
         deal(screen, "5S 5H 7S 7H 7H 7D 9C 10D KS 3C 3D", 5)
         await settle(pilot)
         await goto(pilot, screen, "7")
@@ -597,6 +613,7 @@ def test_tribute_panel_snapshot(snap_compare, tmp_path):
     async def run_before(pilot):
         await settle(pilot)
         screen = table(pilot.app)
+        assert_human_to_move(screen, 0)
         match = screen.match
         match.tribute = "double"
         match.tribute_moves = [("tribute", 1, 0, Card(16, "*")), ("tribute", 3, 2, Card(14, "D")),
