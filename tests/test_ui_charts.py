@@ -5,25 +5,15 @@ from pathlib import Path
 
 from textual_plotext import PlotextPlot
 
-from cardtable import games, stats
+from cardtable import stats
 from cardtable.engine import Outcome
-from cardtable.games.gongzhu.state import GongZhuOptions
-from cardtable.saves import SaveStore
 from cardtable.ui.dialogs import RunningScoreChart
 from cardtable.ui.gongzhu import GongZhuMatchEnd, GongZhuScreen, ResultsScreen, ShowPanel
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
 
-OPTIONS = GongZhuOptions(target=1000, max_hands=3)
-
-
-def _save_before_the_last_card(tmp_path) -> None:
-    """A Gong Zhu match of three hands, saved just before your last card of the last hand."""
-    spec = games.get("gongzhu")
-    match = spec.new_match(OPTIONS, 21)
-    bot = spec.bot("easy")
-    while not (match.hand == 3 and match.to_move() == 0 and len(match.hands[0]) == 1):
-        match.apply(bot.choose(match.view(match.to_move())))
-    SaveStore(tmp_path / "saves").save("almost", match, ["human", "cpu:easy", "cpu:easy", "cpu:easy"])
+# A Gong Zhu match of three hands (target 1000, max_hands 3), pinned just before your last card of the
+# last hand: that card ends the match, and no CPU plays after it.
+ALMOST = "gongzhu-match-last-card"
 
 
 async def _to_match_end(pilot, app) -> None:
@@ -42,8 +32,7 @@ async def _to_match_end(pilot, app) -> None:
 
 
 async def test_the_match_end_shows_the_running_score(tmp_path):
-    _save_before_the_last_card(tmp_path)
-    app = make_app(tmp_path, launch=("continue", "almost"))
+    app = pinned_app(tmp_path, ALMOST)
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot)
         await _to_match_end(pilot, app)
@@ -58,8 +47,7 @@ async def test_the_match_end_shows_the_running_score(tmp_path):
 
 
 async def test_the_running_score_in_ascii_mode_is_ascii(tmp_path):
-    _save_before_the_last_card(tmp_path)
-    app = make_app(tmp_path, launch=("continue", "almost"), card_style="ascii")
+    app = pinned_app(tmp_path, ALMOST, card_style="ascii")
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot)
         await _to_match_end(pilot, app)
@@ -78,14 +66,12 @@ def test_running_scores_per_game():
 
 
 def test_match_end_chart_snapshot(snap_compare, tmp_path):
-    _save_before_the_last_card(tmp_path)
-
     async def run_before(pilot):
         await settle(pilot)
+        assert_human_to_move(next(s for s in pilot.app.screen_stack if isinstance(s, GongZhuScreen)), 167)
         await _to_match_end(pilot, pilot.app)
 
-    assert snap_compare(make_app(tmp_path, launch=("continue", "almost")), terminal_size=(80, 24),
-                        run_before=run_before)
+    assert snap_compare(pinned_app(tmp_path, ALMOST), terminal_size=(80, 24), run_before=run_before)
 
 
 def test_statistics_screen_snapshot(snap_compare, tmp_path):

@@ -15,7 +15,7 @@ from cardtable.ui.dialogs import HandEndDialog
 from cardtable.ui.gamescreen import GameScreen
 from cardtable.ui.review import HandPickerDialog, ReviewScreen
 from cardtable.ui.screens import SlotsScreen
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
 
 PLAYERS = ["human", "cpu:easy", "cpu:easy", "cpu:easy"]
 
@@ -210,32 +210,33 @@ async def test_an_unfinished_match_is_not_reviewed_from_the_list(tmp_path):
 
 
 # ---------------------------------------------------------------- how it looks (80×24)
-SNAPSHOT_STEPS = {"gongzhu": 4, "guinote": 3, "guandan": 1}
+# Pinned positions (saves/examples): your move ends the first hand, so no CPU plays after it.
+# game: (example save, its moves, your last move, steps to the trick shown)
+SNAPSHOT_POSITIONS = {"gongzhu": ("gongzhu-last-card", 55, "3H", 4),
+                      "guinote": ("guinote-last-card", 40, "12E", 3),
+                      "guandan": ("guandan-last-play", 103, "10S as single 10", 2)}
 
 
-@pytest.mark.parametrize("game,seed,lang", [("gongzhu", 3, "en"), ("guinote", 5, "es"), ("guandan", 2, "en")])
-def test_review_snapshot(snap_compare, tmp_path, game, seed, lang):
+@pytest.mark.parametrize("game,lang", [("gongzhu", "en"), ("guinote", "es"), ("guandan", "en")])
+def test_review_snapshot(snap_compare, tmp_path, game, lang):
     """A trick in the middle of the hand: the four hands with this trick's cards marked, the trick in
     order, what it scored and the score so far; the buttons and the footer keys."""
-    match, move, _full = _before_the_last_human_move(game, seed)
-    SaveStore(tmp_path / "saves").save("hand", match, PLAYERS)
+    example, moves, last, steps = SNAPSHOT_POSITIONS[game]
 
     async def run_before(pilot):
         await settle(pilot)
         table = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
-        table.play(move, 0)
-        for _ in range(60):
-            await settle(pilot)
-            if isinstance(pilot.app.screen, HandEndDialog):
-                break
+        assert_human_to_move(table, moves)
+        assert table.play(table.match.parse_move(last), 0)
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, HandEndDialog)
         await pilot.press("v")
         await settle(pilot)
-        for _ in range(SNAPSHOT_STEPS[game]):
+        for _ in range(steps):
             await pilot.press("right")
         await settle(pilot)
 
-    assert snap_compare(make_app(tmp_path, launch=("continue", "hand"), lang=lang), terminal_size=(80, 24),
-                        run_before=run_before)
+    assert snap_compare(pinned_app(tmp_path, example, lang), terminal_size=(80, 24), run_before=run_before)
 
 
 @pytest.mark.parametrize("game,seed", [("gongzhu", 3), ("guinote", 5), ("guandan", 2)])
