@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from textual.widgets import DataTable, MarkdownViewer, OptionList
 
 from cardtable.saves import SaveStore
@@ -128,8 +129,9 @@ async def test_small_terminal_shows_a_message_and_recovers(tmp_path):
         assert isinstance(app.screen, HomeScreen)
 
 
-def test_home_snapshot(snap_compare, tmp_path):
-    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24))
+@pytest.mark.parametrize("lang", ["en", "es", "zh"])
+def test_home_snapshot(snap_compare, tmp_path, lang):
+    assert snap_compare(make_app(tmp_path, lang=lang), terminal_size=(80, 24))
 
 
 async def test_command_palette_offers_the_games(tmp_path):
