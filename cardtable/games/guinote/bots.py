@@ -10,12 +10,28 @@ from cardtable.games.guinote import rules
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play, play_of
 from cardtable.tricks import partner, team_of
 
-ALL_CARDS = frozenset(spanish_deck())
+_DECK = tuple(spanish_deck())
+
+# The bots' sort keys per card (and per trump where the key asks about trumps), made once: the very
+# tuples the key lambdas below build, so min/max pick the same card.
+_LOW = {c: (rules.points(c), rules.strength(c)) for c in _DECK}               # cheapest first
+_LOAD = {c: (rules.points(c), -rules.strength(c)) for c in _DECK}             # most points, weakest
+_BY_TRUMP = {
+    trump: ({c: (c.suit == trump, rules.points(c), rules.strength(c)) for c in _DECK},   # cheapest winner
+            {c: (rules.points(c), c.suit == trump, rules.strength(c)) for c in _DECK},   # cheapest card
+            {c: rules.points(c) * 1.0 + rules.strength(c) * 0.1 + (6 if c.suit == trump else 0)
+             for c in _DECK})                                                          # keep value, no cante
+    for trump in "OCEB"}
 
 
 def _optional_choice(view: GuinoteView) -> Exchange | KeepSeven | Cante | Claim | None:
     """Both levels exchange whenever they may (asked without the 7, they keep: their only move), sing
     every cante (the 40 first) and claim exactly when the pair is past 100."""
+    for move in view.legal:
+        if type(move) is not Play:
+            break
+    else:
+        return None                       # plays only (the common case)
     options = [m for m in view.legal if not isinstance(m, Play)]
     for move in options:
         if isinstance(move, Exchange):
@@ -45,6 +61,33 @@ def _keep_value(card: SpanishCard, view: GuinoteView) -> float:
     return value
 
 
+def _unsung_halves(view: GuinoteView) -> Callable[[str], bool]:
+    """``_unsung_pair(view, suit)`` for this view, asked once per suit."""
+    halves: dict[str, bool] = {}
+
+    def unsung(suit: str) -> bool:
+        known = halves.get(suit)
+        if known is None:
+            known = halves[suit] = _unsung_pair(view, suit)
+        return known
+
+    return unsung
+
+
+def _keep_values(view: GuinoteView) -> Callable[[SpanishCard], float]:
+    """``_keep_value(card, view)`` as a one-argument function for this view: the same floats, the
+    cante halves asked about once per suit."""
+    base = _BY_TRUMP[view.trump][2]
+    unsung = _unsung_halves(view)
+
+    def value(card: SpanishCard) -> float:
+        if (card[0] == rules.REY or card[0] == rules.SOTA) and unsung(card[1]):
+            return base[card] + 12
+        return base[card]
+
+    return value
+
+
 def _unsung_pair(view: GuinoteView, suit: str) -> bool:
     sung = {c.suit for c in view.cantes if c.seat == view.seat or c.suit is not None}
     return suit not in sung and rules.can_sing(view.hand, suit)
@@ -58,18 +101,22 @@ class EasyBot:
         if optional is not None or view.to_move != view.seat:
             return optional
         cards = [m.card for m in view.legal if isinstance(m, Play)]
-        if not view.trick:
-            plain = [c for c in cards if c.suit != view.trump] or cards
-            return play_of(min(plain, key=lambda c: (rules.points(c), rules.strength(c))))
-        top_seat, top = _top(view)
+        trump = view.trump
+        trick = view.trick
+        if not trick:
+            plain = [c for c in cards if c[1] != trump] or cards
+            return play_of(min(plain, key=_LOW.__getitem__))
+        top_seat, top = trick[rules.winner_index(trick, trump)]
         if top_seat == partner(view.seat):
-            plain = [c for c in cards if c.suit != view.trump] or cards
-            return play_of(max(plain, key=lambda c: (rules.points(c), -rules.strength(c))))
-        winners = [c for c in cards if rules.beats(c, top, view.trump)]
-        trick_points = sum(rules.points(c) for _, c in view.trick)
-        if winners and (trick_points >= 10 or view.arrastre):
-            return play_of(min(winners, key=lambda c: (c.suit == view.trump, rules.points(c), rules.strength(c))))
-        return play_of(min(cards, key=lambda c: (rules.points(c), c.suit == view.trump, rules.strength(c))))
+            plain = [c for c in cards if c[1] != trump] or cards
+            return play_of(max(plain, key=_LOAD.__getitem__))
+        winners = [c for c in cards if rules.beats(c, top, trump)]
+        points = rules.POINTS_OF
+        trick_points = sum(points[c] for _, c in trick)
+        keys = _BY_TRUMP[trump]
+        if winners and (trick_points >= 10 or len(view.tricks) >= rules.PHASE1_TRICKS):
+            return play_of(min(winners, key=keys[0].__getitem__))
+        return play_of(min(cards, key=keys[1].__getitem__))
 
 
 class NormalBot:
@@ -85,66 +132,104 @@ class NormalBot:
         cards = [m.card for m in view.legal if isinstance(m, Play)]
         if len(cards) == 1:
             return play_of(cards[0])
-        unseen = self._unseen(view)
+        unseen = Unseen(view)
         if not view.trick:
             return play_of(self._lead(view, cards, unseen))
         return play_of(self._follow(view, cards, unseen))
 
     @staticmethod
     def _unseen(view: GuinoteView) -> set[SpanishCard]:
+        """The cards the seat has not seen, as a set (the hints' reasons ask; the bot reads
+        :class:`Unseen`)."""
         known = set(view.hand) | view.played
         if view.pinta is not None and view.pinta_taker is None:
             known.add(view.pinta)          # still face up by the stock
-        return set(ALL_CARDS) - known
+        return set(_DECK) - known
 
-    @staticmethod
-    def _beaten_by_unseen(card: SpanishCard, unseen: set[SpanishCard], trump: str) -> bool:
-        return any(rules.beats(other, card, trump) for other in unseen)
-
-    def _lead(self, view: GuinoteView, cards: list[SpanishCard], unseen: set[SpanishCard]) -> SpanishCard:
+    def _lead(self, view: GuinoteView, cards: list[SpanishCard], unseen: Unseen) -> SpanishCard:
         trump = view.trump
-        my_trumps = [c for c in cards if c.suit == trump]
-        trumps_out = [c for c in unseen if c.suit == trump]
-        if view.arrastre:
+        my_trumps = [c for c in cards if c[1] == trump]
+        trumps_out = unseen.trumps
+        beaten = unseen.beaten
+        if len(view.tricks) >= rules.PHASE1_TRICKS:      # arrastre
             # Draw trumps when strong: a master trump and at least as many trumps as are out.
-            masters = [c for c in my_trumps if not self._beaten_by_unseen(c, unseen, trump)]
-            if masters and trumps_out and len(my_trumps) >= len(trumps_out):
-                return max(masters, key=rules.strength)
+            masters = [c for c in my_trumps if not beaten(c)]
+            if masters and trumps_out and len(my_trumps) >= trumps_out:
+                return max(masters, key=rules.STRENGTH_OF.__getitem__)
             # Cash a master card of a plain suit when trumps are gone.
             if not trumps_out:
-                sure = [c for c in cards if not self._beaten_by_unseen(c, unseen, trump)]
+                sure = [c for c in cards if not beaten(c)]
                 if sure:
-                    return max(sure, key=lambda c: (rules.points(c), rules.strength(c)))
-        plain = [c for c in cards if c.suit != trump] or cards
-        return min(plain, key=lambda c: _keep_value(c, view))
+                    return max(sure, key=_LOW.__getitem__)
+        plain = [c for c in cards if c[1] != trump] or cards
+        return min(plain, key=_keep_values(view))
 
-    def _follow(self, view: GuinoteView, cards: list[SpanishCard], unseen: set[SpanishCard]) -> SpanishCard:
+    def _follow(self, view: GuinoteView, cards: list[SpanishCard], unseen: Unseen) -> SpanishCard:
         trump = view.trump
-        top_seat, top = _top(view)
-        last = len(view.trick) == 3
-        trick_points = sum(rules.points(c) for _, c in view.trick)
+        trick = view.trick
+        top_seat, top = trick[rules.winner_index(trick, trump)]
+        last = len(trick) == 3
+        points = rules.POINTS_OF
+        trick_points = sum(points[c] for _, c in trick)
+        keep_value = _keep_values(view)
         if top_seat == partner(view.seat):
-            safe = last or not self._beaten_by_unseen(top, unseen, trump)
+            safe = last or not unseen.beaten(top)
             if safe:
-                loads = [c for c in cards if not rules.beats(c, top, trump) or c.suit != trump]
-                return max(loads or cards, key=lambda c: (rules.points(c) - (12 if c.rank in (rules.REY, rules.SOTA)
-                                                                             and _unsung_pair(view, c.suit) else 0),
-                                                          -rules.strength(c)))
-            return min(cards, key=lambda c: _keep_value(c, view))
+                loads = [c for c in cards if not rules.beats(c, top, trump) or c[1] != trump]
+                unsung = _unsung_halves(view)
+                return max(loads or cards, key=lambda c: (points[c] - (12 if c[0] in (rules.REY, rules.SOTA)
+                                                                       and unsung(c[1]) else 0),
+                                                          -rules.STRENGTH_OF[c]))
+            return min(cards, key=keep_value)
         winners = [c for c in cards if rules.beats(c, top, trump)]
         if winners:
             if last:
-                best = min(winners, key=lambda c: _keep_value(c, view))
-                gain = trick_points + rules.points(best)
-                if gain >= 2 or view.arrastre or rules.points(best) == 0:
+                best = min(winners, key=keep_value)
+                gain = trick_points + points[best]
+                if gain >= 2 or len(view.tricks) >= rules.PHASE1_TRICKS or points[best] == 0:
                     return best
             else:
-                holding = [c for c in winners if not self._beaten_by_unseen(c, unseen, trump)]
-                if holding and (trick_points >= 3 or view.arrastre):
-                    return min(holding, key=lambda c: _keep_value(c, view))
+                holding = [c for c in winners if not unseen.beaten(c)]
+                if holding and (trick_points >= 3 or len(view.tricks) >= rules.PHASE1_TRICKS):
+                    return min(holding, key=keep_value)
                 if trick_points >= 10:
-                    return min(winners, key=lambda c: _keep_value(c, view))
-        return min(cards, key=lambda c: _keep_value(c, view))
+                    return min(winners, key=keep_value)
+        return min(cards, key=keep_value)
+
+
+# Each suit's cards, strongest first.
+_STRONGEST_FIRST = {suit: sorted((c for c in _DECK if c.suit == suit), key=rules.strength, reverse=True)
+                    for suit in "OCEB"}
+
+
+class Unseen:
+    """What the seat has not seen (neither in its hand, nor played, nor the pinta still face up), as
+    the normal bot asks about it: whether an unseen card beats a given one, and how many trumps are
+    unseen."""
+
+    __slots__ = ("tops", "trump", "trumps")
+
+    def __init__(self, view: GuinoteView) -> None:
+        known = set(view.hand)
+        for trick in view.tricks:
+            for _, card in trick:
+                known.add(card)
+        for _, card in view.trick:
+            known.add(card)
+        if view.pinta is not None and view.pinta_taker is None:
+            known.add(view.pinta)          # still face up by the stock
+        strength = rules.STRENGTH_OF
+        # Per suit, the strength of the strongest unseen card (0: none unseen).
+        self.tops = {suit: next((strength[c] for c in cards if c not in known), 0)
+                     for suit, cards in _STRONGEST_FIRST.items()}
+        self.trump = trump = view.trump
+        self.trumps = sum(1 for c in _STRONGEST_FIRST[trump] if c not in known)
+
+    def beaten(self, card: SpanishCard) -> bool:
+        """Does some unseen card beat ``card`` (``rules.beats``): a stronger one of its suit, or any
+        trump when ``card`` is not one?"""
+        suit = card[1]
+        return self.tops[suit] > rules.STRENGTH_OF[card] or (suit != self.trump and self.tops[self.trump] > 0)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from cardtable.cards import SpanishCard
-from cardtable.tricks import partner, winning_index
+from cardtable.tricks import partner
 
 # High to low: As, 3, Rey, Sota, Caballo, 7, 6, 5, 4, 2 (Sota above Caballo: the reverse of Tute).
 ORDER = (1, 3, 12, 10, 11, 7, 6, 5, 4, 2)
@@ -28,6 +28,18 @@ def strength(card: SpanishCard) -> int:
 
 def points(card: SpanishCard) -> int:
     return POINTS.get(card.rank, 0)
+
+
+def _card_tables() -> tuple[dict[SpanishCard, int], dict[SpanishCard, int]]:
+    from cardtable.cards import spanish_deck
+
+    deck = spanish_deck()
+    return {c: STRENGTH[c.rank] for c in deck}, {c: POINTS.get(c.rank, 0) for c in deck}
+
+
+# Per card of the deck, for the engine's and the bots' inner loops: the same values as strength() and
+# points(), read from one dict (a card hashes as its (rank, suit) tuple, so any equal card finds them).
+STRENGTH_OF, POINTS_OF = _card_tables()
 
 
 def suit_of(card: SpanishCard) -> str:
@@ -54,16 +66,29 @@ def sort_keys(trump: str) -> dict[SpanishCard, tuple[int, int]]:
 
 
 def winner_index(plays: Sequence[tuple[int, SpanishCard]], trump: str) -> int:
-    """Index of the card winning (so far): highest trump, else highest card of the suit led."""
-    return winning_index(plays, suit_of, strength, trump)
+    """Index of the card winning (so far): highest trump, else highest card of the suit led.
+    (``tricks.winning_index`` with this game's suit and strength, written out over the card table.)"""
+    if not plays:
+        raise ValueError("an empty trick has no winner")
+    strength_of = STRENGTH_OF
+    best = 0
+    top = plays[0][1]
+    for i in range(1, len(plays)):
+        card = plays[i][1]
+        if card[1] == top[1]:
+            if strength_of[card] > strength_of[top]:
+                best, top = i, card
+        elif card[1] == trump:
+            best, top = i, card
+    return best
 
 
 def beats(card: SpanishCard, top: SpanishCard, trump: str) -> bool:
     """Would ``card`` beat ``top``, the card currently winning a trick (the suit led being top's
     suit unless top is a trump)?"""
-    if card.suit == top.suit:
-        return strength(card) > strength(top)
-    return card.suit == trump
+    if card[1] == top[1]:
+        return STRENGTH_OF[card] > STRENGTH_OF[top]
+    return card[1] == trump
 
 
 def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],

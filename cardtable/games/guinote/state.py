@@ -20,7 +20,10 @@ from cardtable.engine import (
 from cardtable.games.guinote import rules
 from cardtable.rng import Rng, mix
 from cardtable.tricks import team_of
-from cardtable.views import LazyBotSeed, fast_view
+from cardtable.views import LazyBotSeed
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,7 +114,12 @@ class Claim:
 Move = Play | Exchange | KeepSeven | Cante | Claim
 
 
-_PLAYS = {card: Play(card) for card in spanish_deck()}     # moves are values: one object per card will do
+_DECK = tuple(spanish_deck())
+_PLAYS = {card: Play(card) for card in _DECK}     # moves are values: one object per card will do
+_CODES = {card: card.code for card in _DECK}      # the history's card codes, for the deal record
+_CANTES = {suit: Cante(suit) for suit in "OCEB"}  # likewise one object per cante, and the claim
+_CLAIM = Claim()
+_SOTAS = {suit: SpanishCard(rules.SOTA, suit) for suit in "OCEB"}
 
 
 def play_of(card: SpanishCard) -> Play:
@@ -233,13 +241,12 @@ class GuinoteMatch(Match):
 
     def _deal(self, dealer: int, vueltas: bool, carry: tuple[int, int]) -> None:
         self.hand += 1
-        deck = spanish_deck()
+        deck = list(_DECK)         # spanish_deck()'s order, its cards made once
         Rng(mix(self.seed, self.hand, 0x61)).shuffle(deck)
         self.dealer = dealer
         self.mano = (dealer + 1) % 4
-        self.hands: list[list[SpanishCard]] = [[], [], [], []]
-        for i in range(24):
-            self.hands[(self.mano + i) % 4].append(deck[i])
+        # Card i goes to seat (mano + i) % 4: each seat takes every fourth card from its turn on.
+        self.hands: list[list[SpanishCard]] = [deck[(s - self.mano) % 4:24:4] for s in range(4)]
         self.pinta: SpanishCard = deck[24]
         self.trump = self.pinta.suit
         self.stock: list[SpanishCard] = deck[25:]
@@ -258,9 +265,10 @@ class GuinoteMatch(Match):
         self.vueltas = vueltas
         self.carry = tuple(carry)
         self._sort_hands()
+        code = _CODES.__getitem__
         self._record({"type": "deal", "hand": self.hand,
-                         "hands": [[c.code for c in h] for h in self.hands], "dealer": dealer,
-                         "mano": self.mano, "pinta": self.pinta.code, "stock": [c.code for c in self.stock],
+                         "hands": [list(map(code, h)) for h in self.hands], "dealer": dealer,
+                         "mano": self.mano, "pinta": self.pinta.code, "stock": list(map(code, self.stock)),
                          "vueltas": vueltas, "carry": list(carry)})
 
     def _sort_hands(self) -> None:
@@ -296,32 +304,44 @@ class GuinoteMatch(Match):
             return []
         moves: list[Move] = []
         if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
-            sung = {suit for _, suit, _, _ in self.cantes}
-            moves.extend(Cante(suit) for suit in "OCEB" if suit not in sung and rules.can_sing(self.hands[seat], suit))
+            hand = self.hands[seat]
+            reyes = [card[1] for card in hand if card[0] == rules.REY]     # rules.can_sing needs the Rey...
+            if reyes:
+                sung = {suit for _, suit, _, _ in self.cantes}
+                moves.extend(_CANTES[suit] for suit in "OCEB"
+                             if suit in reyes and suit not in sung and _SOTAS[suit] in hand)   # ...and the Sota
         if self.vueltas and self.options.vueltas_end == "claim":
-            moves.append(Claim())
+            moves.append(_CLAIM)
         return moves
 
-    def _plays(self, seat: int) -> list[SpanishCard]:
-        hand = self.hands[seat]
-        if len(self.tricks) < rules.PHASE1_TRICKS:
-            return list(hand)
-        return rules.arrastre_plays(hand, self.trick, seat, self.trump)
-
     def legal_moves(self, seat: int | None = None) -> list[Move]:
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int | None) -> list[Move]:
+        """``legal_moves`` without the copy (the view makes its own tuple): the list is trusted for
+        ``seat`` as :meth:`Match._offer` does, so nobody else may hold or edit it."""
         to_move = self.to_move()
         if to_move is None:
             return []
         seat = to_move if seat is None else seat
+        moves: list[Move]
         if self.pending_draw is not None:
             seven = rules_seven(self.trump)
-            moves: list[Move] = []
+            moves = []
             if seat == self.exchange_seat:
                 moves = [Exchange(seven), KeepSeven(seven)] if seven in self.hands[seat] else [KeepSeven(seven)]
-            return self._offer(seat, moves, seat == to_move)
-        plays = _PLAYS
-        moves = [plays[c] for c in self._plays(seat)] if seat == to_move else []
-        return self._offer(seat, moves + self._optional(seat), seat == to_move)
+        else:
+            plays = _PLAYS
+            if seat != to_move:
+                moves = []
+            elif len(self.tricks) < rules.PHASE1_TRICKS:
+                moves = [plays[c] for c in self.hands[seat]]
+            else:
+                moves = [plays[c] for c in rules.arrastre_plays(self.hands[seat], self.trick, seat, self.trump)]
+            if self.window_pair is not None and seat % 2 == self.window_pair:
+                moves += self._optional(seat)
+        self._trusted = (seat, moves, seat == to_move)
+        return moves
 
     # -- checking and applying
     def _check(self, move: Any, seat: int) -> None:
@@ -387,15 +407,18 @@ class GuinoteMatch(Match):
 
     def _play(self, seat: int, card: SpanishCard) -> None:
         self.window_pair = None
-        self.window_singers = set()
+        if self.window_singers:
+            self.window_singers = set()
         self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        if len(self.trick) < 4:
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) < 4:
             return
-        winner = self.trick[rules.winner_index(self.trick, self.trump)][0]
-        pair = team_of(winner)
-        self.card_points[pair] += sum(rules.points(c) for _, c in self.trick)
-        self.tricks.append(tuple(self.trick))
+        winner = trick[rules.winner_index(trick, self.trump)][0]
+        pair = winner % 2                                  # team_of
+        points = rules.POINTS_OF
+        self.card_points[pair] += points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
+        self.tricks.append(tuple(trick))
         self.winners.append(winner)
         self.trick = []
         self.leader = winner
@@ -507,22 +530,33 @@ class GuinoteMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
-        cantes = []
-        for singer, suit, points, after in self.cantes:
-            hidden = (after > rules.PHASE1_TRICKS and points == 20 and team_of(singer) != team_of(seat))
-            cantes.append(SungCante(singer, None if hidden else suit, points, after))
-        return fast_view(GuinoteView,
-            seat=seat, options=self.options, hand_number=self.hand, dealer=self.dealer, mano=self.mano,
-            trump=self.trump, pinta=self.pinta,
-            pinta_taker=self.pinta_taker, stock_count=len(self.stock) + (1 if self.pinta_taker is None else 0),
-            exchange=self.exchange, to_move=self.to_move(), hand=tuple(self.hands[seat]),
-            counts=tuple(len(h) for h in self.hands), trick=tuple(self.trick), tricks=tuple(self.tricks),
-            winners=tuple(self.winners), card_points=(self.card_points[0], self.card_points[1]),
-            cantes=tuple(cantes), window_pair=self.window_pair,
-            deciding=self.exchange_seat if self.pending_draw is not None else None, vueltas=self.vueltas,
-            carry=(self.carry[0], self.carry[1]), score=(self.score[0], self.score[1]),
-            cotos=(self.cotos[0], self.cotos[1]), over=self.finished,
-            legal=tuple(self.legal_moves(seat)), decision=(self._bot_key(), len(self.moves), seat))
+        if self.cantes:
+            pair = seat % 2
+            cantes = tuple(SungCante(singer, None if (after > rules.PHASE1_TRICKS and points == 20
+                                                      and singer % 2 != pair) else suit, points, after)
+                           for singer, suit, points, after in self.cantes)
+        else:
+            cantes = ()
+        hands, card_points, carry, score, cotos = self.hands, self.card_points, self.carry, self.score, self.cotos
+        to_move = self.to_move()
+        legal = tuple(self._legal(seat))
+        key = self._bot_key_bytes
+        if key is None:
+            key = self._bot_key()
+        view = _new(GuinoteView)
+        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict.
+        _setattr(view, "__dict__", {
+            "seat": seat, "options": self.options, "hand_number": self.hand, "dealer": self.dealer,
+            "mano": self.mano, "trump": self.trump, "pinta": self.pinta, "pinta_taker": self.pinta_taker,
+            "stock_count": len(self.stock) + (1 if self.pinta_taker is None else 0),
+            "exchange": self.exchange, "to_move": to_move, "hand": tuple(hands[seat]),
+            "counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+            "trick": tuple(self.trick), "tricks": tuple(self.tricks), "winners": tuple(self.winners),
+            "card_points": (card_points[0], card_points[1]), "cantes": cantes, "window_pair": self.window_pair,
+            "deciding": self.exchange_seat if self.pending_draw is not None else None, "vueltas": self.vueltas,
+            "carry": (carry[0], carry[1]), "score": (score[0], score[1]), "cotos": (cotos[0], cotos[1]),
+            "over": self.finished, "legal": legal, "decision": (key, len(self.moves), seat)})
+        return view
 
     def clone(self) -> GuinoteMatch:
         twin = GuinoteMatch.__new__(GuinoteMatch)
@@ -587,12 +621,27 @@ class GuinoteMatch(Match):
 
     # -- the history leaves out a declined exchange
     def apply(self, move: Any, seat: int | None = None) -> None:
-        if not isinstance(move, KeepSeven):
-            super().apply(move, seat)
-            return
-        seat = self._check_turn_and_move(move, seat)
+        """:meth:`Match.apply` (the trusted path included: ``_legal`` always says whether its seat is
+        the one to move), with a play applied straight away and a keep of the 7 saved without a
+        history line (see KeepSeven)."""
+        trusted = self._trusted
+        if trusted is not None and (trusted[2] if seat is None else trusted[0] == seat):
+            for candidate in trusted[1]:      # this very object (not an equal one)?
+                if candidate is move:
+                    seat = trusted[0]
+                    break
+            else:
+                seat = self._check_turn_and_move(move, seat)
+        else:
+            seat = self._check_turn_and_move(move, seat)
         self._trusted = None
-        self.moves.append((seat, move))      # saved, but no history line (see KeepSeven)
+        self.moves.append((seat, move))
+        if type(move) is Play:
+            self._pending.append((seat, move, self.hand))
+            self._play(seat, move.card)
+            return
+        if not isinstance(move, KeepSeven):
+            self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
 
     def silent(self, move: Any) -> bool:
