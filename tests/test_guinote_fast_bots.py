@@ -1,0 +1,202 @@
+"""Guiñote's fast paths give what the plain rule gives: the trick winner written out over the card
+tables against ``tricks.winning_index``, the cante/claim options against ``rules.can_sing``, and the
+easy and normal bots (per-card key tables, the unseen cards read as per-suit tops) against a plain
+transcription of their policies, over states reached by random legal play (hypothesis draws the
+deal and the moves)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable.cards import spanish_deck
+from cardtable.games.guinote import rules
+from cardtable.games.guinote.bots import EasyBot, NormalBot, Unseen, _optional_choice
+from cardtable.games.guinote.state import Cante, Claim, GuinoteMatch, GuinoteOptions, Play
+from cardtable.rng import Rng
+from cardtable.tricks import partner, team_of, winning_index
+
+DECK = spanish_deck()
+
+
+# ---------------------------------------------------------------- the plain policies
+def plain_beats(card, top, trump):
+    if card.suit == top.suit:
+        return rules.strength(card) > rules.strength(top)
+    return card.suit == trump
+
+
+def plain_keep_value(card, view):
+    value = rules.points(card) * 1.0 + rules.strength(card) * 0.1
+    if card.suit == view.trump:
+        value += 6
+    if card.rank in (rules.REY, rules.SOTA) and plain_unsung(view, card.suit):
+        value += 12
+    return value
+
+
+def plain_unsung(view, suit):
+    sung = {c.suit for c in view.cantes if c.seat == view.seat or c.suit is not None}
+    return suit not in sung and rules.can_sing(view.hand, suit)
+
+
+def plain_top(view):
+    return view.trick[winning_index(view.trick, rules.suit_of, rules.strength, view.trump)]
+
+
+def plain_easy(view):
+    optional = _optional_choice(view)
+    if optional is not None or view.to_move != view.seat:
+        return optional
+    cards = [m.card for m in view.legal if isinstance(m, Play)]
+    if not view.trick:
+        plain = [c for c in cards if c.suit != view.trump] or cards
+        return Play(min(plain, key=lambda c: (rules.points(c), rules.strength(c))))
+    top_seat, top = plain_top(view)
+    if top_seat == partner(view.seat):
+        plain = [c for c in cards if c.suit != view.trump] or cards
+        return Play(max(plain, key=lambda c: (rules.points(c), -rules.strength(c))))
+    winners = [c for c in cards if plain_beats(c, top, view.trump)]
+    trick_points = sum(rules.points(c) for _, c in view.trick)
+    if winners and (trick_points >= 10 or view.arrastre):
+        return Play(min(winners, key=lambda c: (c.suit == view.trump, rules.points(c), rules.strength(c))))
+    return Play(min(cards, key=lambda c: (rules.points(c), c.suit == view.trump, rules.strength(c))))
+
+
+def plain_unseen(view):
+    known = set(view.hand) | view.played
+    if view.pinta is not None and view.pinta_taker is None:
+        known.add(view.pinta)
+    return set(DECK) - known
+
+
+def beaten_by_unseen(card, unseen, trump):
+    return any(plain_beats(other, card, trump) for other in unseen)
+
+
+def plain_normal(view):
+    optional = _optional_choice(view)
+    if optional is not None or view.to_move != view.seat:
+        return optional
+    cards = [m.card for m in view.legal if isinstance(m, Play)]
+    if len(cards) == 1:
+        return Play(cards[0])
+    unseen = plain_unseen(view)
+    trump = view.trump
+    if not view.trick:
+        my_trumps = [c for c in cards if c.suit == trump]
+        trumps_out = [c for c in unseen if c.suit == trump]
+        if view.arrastre:
+            masters = [c for c in my_trumps if not beaten_by_unseen(c, unseen, trump)]
+            if masters and trumps_out and len(my_trumps) >= len(trumps_out):
+                return Play(max(masters, key=rules.strength))
+            if not trumps_out:
+                sure = [c for c in cards if not beaten_by_unseen(c, unseen, trump)]
+                if sure:
+                    return Play(max(sure, key=lambda c: (rules.points(c), rules.strength(c))))
+        plain = [c for c in cards if c.suit != trump] or cards
+        return Play(min(plain, key=lambda c: plain_keep_value(c, view)))
+    top_seat, top = plain_top(view)
+    last = len(view.trick) == 3
+    trick_points = sum(rules.points(c) for _, c in view.trick)
+    if top_seat == partner(view.seat):
+        if last or not beaten_by_unseen(top, unseen, trump):
+            loads = [c for c in cards if not plain_beats(c, top, trump) or c.suit != trump]
+            return Play(max(loads or cards, key=lambda c: (rules.points(c) - (
+                12 if c.rank in (rules.REY, rules.SOTA) and plain_unsung(view, c.suit) else 0), -rules.strength(c))))
+        return Play(min(cards, key=lambda c: plain_keep_value(c, view)))
+    winners = [c for c in cards if plain_beats(c, top, trump)]
+    if winners:
+        if last:
+            best = min(winners, key=lambda c: plain_keep_value(c, view))
+            if trick_points + rules.points(best) >= 2 or view.arrastre or rules.points(best) == 0:
+                return Play(best)
+        else:
+            holding = [c for c in winners if not beaten_by_unseen(c, unseen, trump)]
+            if holding and (trick_points >= 3 or view.arrastre):
+                return Play(min(holding, key=lambda c: plain_keep_value(c, view)))
+            if trick_points >= 10:
+                return Play(min(winners, key=lambda c: plain_keep_value(c, view)))
+    return Play(min(cards, key=lambda c: plain_keep_value(c, view)))
+
+
+def plain_optional(match, seat):
+    if match.window_pair is None or team_of(seat) != match.window_pair:
+        return []
+    moves = []
+    if not (match.options.cantes_per_win == "one_per_player" and seat in match.window_singers):
+        sung = {suit for _, suit, _, _ in match.cantes}
+        moves.extend(Cante(s) for s in "OCEB" if s not in sung and rules.can_sing(match.hands[seat], s))
+    if match.vueltas and match.options.vueltas_end == "claim":
+        moves.append(Claim())
+    return moves
+
+
+# ---------------------------------------------------------------- the checks
+OPTIONS = [GuinoteOptions(), GuinoteOptions(cantes_per_win="one_per_player", vueltas_end="auto",
+                                            exchange_any_pinta=True)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), options=st.sampled_from(OPTIONS), moves=st.integers(60, 400))
+def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
+    """Every state of a random match (optional moves taken at random too): both bots choose what
+    the plain policy chooses for every seat, the optional moves are the plain rule's, Unseen reads
+    as the unseen set."""
+    match = GuinoteMatch(options, seed)
+    rng = Rng(seed)
+    easy, normal = EasyBot(), NormalBot()
+    for _ in range(moves):
+        seat = match.to_move()
+        if seat is None:
+            break
+        for other in range(4):
+            assert match._optional(other) == plain_optional(match, other)
+            view = match.view(other)
+            assert easy.choose(view) == plain_easy(view)
+            assert normal.choose(view) == plain_normal(view)
+            unseen, tops = plain_unseen(view), Unseen(view)
+            assert tops.trumps == sum(1 for c in unseen if c.suit == view.trump)
+            for card in DECK:
+                assert tops.beaten(card) == beaten_by_unseen(card, unseen, view.trump)
+        movers = match.optional_movers()
+        if movers and rng.below(2):
+            seat = movers[rng.below(len(movers))]
+        legal = match.legal_moves(seat)
+        match.apply(legal[rng.below(len(legal))], seat)
+
+
+@given(cards=st.lists(st.sampled_from(DECK), min_size=1, max_size=4, unique=True),
+       trump=st.sampled_from("OCEB"))
+def test_trick_winner_is_the_shared_rule(cards, trump):
+    plays = [(seat, card) for seat, card in enumerate(cards)]
+    assert rules.winner_index(plays, trump) == winning_index(plays, rules.suit_of, rules.strength, trump)
+    top = plays[rules.winner_index(plays, trump)][1]
+    for card in DECK:
+        assert rules.beats(card, top, trump) == plain_beats(card, top, trump)
+        assert rules.STRENGTH_OF[card] == rules.strength(card) and rules.POINTS_OF[card] == rules.points(card)
+
+
+def test_the_plain_policies_are_exercised():
+    """The seeded loop above meets leads, follows, partner tops, arrastre, cantes and claims."""
+    seen = set()
+    match = GuinoteMatch(GuinoteOptions(), 3)
+    rng = Rng(3)
+    while match.to_move() is not None and match.hand < 4:
+        seat = match.to_move()
+        view = match.view(seat)
+        if any(isinstance(m, Cante) for m in view.legal):
+            seen.add("cante")
+        if any(isinstance(m, Claim) for m in view.legal):
+            seen.add("claim")
+        if view.arrastre and view.trick:
+            seen.add("arrastre follow")
+        if view.trick and plain_top(view)[0] == partner(seat):
+            seen.add("partner on top")
+        assert NormalBot().choose(view) == plain_normal(view)
+        movers = match.optional_movers()
+        if movers and rng.below(2):
+            seat = movers[0]
+        legal = match.legal_moves(seat)
+        match.apply(legal[rng.below(len(legal))], seat)
+    assert {"cante", "arrastre follow", "partner on top"} <= seen
