@@ -3,9 +3,10 @@ same way repeats exactly (the source requires it)."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
-from cardtable.cards import Card
+from cardtable.cards import Card, french_deck
 from cardtable.engine import Bot
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, SORT_ORDER, TRANSFORMER
@@ -13,6 +14,10 @@ from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
 
 ACE_SPADES = Card(14, "S")
 KING_SPADES = Card(13, "S")
+_RANK = operator.itemgetter(0)        # card.rank (a Card is a (rank, suit) tuple)
+# The easy bot's sort keys per card, made once: the very tuples its key lambdas built.
+_LEAD_KEY = {c: (c.rank, SORT_ORDER[c]) for c in french_deck()}
+_SHED_KEY = {c: (c != PIG, c.rank) for c in french_deck()}
 
 
 class EasyBot:
@@ -25,20 +30,22 @@ class EasyBot:
         if view.phase == "show":
             return _offered(view, Show(()))
         cards = [move.card for move in view.legal]
-        if not view.trick:
-            safe = [c for c in cards if c.suit != "H" and c != PIG] or cards
-            return play_of(min(safe, key=lambda c: (c.rank, SORT_ORDER[c])))
-        lead = view.trick[0][1].suit
-        if cards[0].suit != lead:
+        trick = view.trick
+        if not trick:
+            safe = [c for c in cards if c[1] != "H" and c != PIG] or cards
+            return play_of(min(safe, key=_LEAD_KEY.__getitem__))
+        lead = trick[0][1][1]
+        if cards[0][1] != lead:
             return play_of(max(cards, key=_discard_priority))
-        top = _winning_card(view)
-        under = [c for c in cards if c.rank < top.rank]
+        top_rank = trick[rules.trick_winner_index(trick)][1][0]
+        under = [c for c in cards if c[0] < top_rank]
         if under:
-            return play_of(max(under, key=lambda c: c.rank))
-        last = len(view.trick) == 3
-        if last and not any(rules.is_point_card(c) for _, c in view.trick):
-            return play_of(max(cards, key=lambda c: (c != PIG, c.rank)))
-        return play_of(min(cards, key=lambda c: c.rank))
+            return play_of(max(under, key=_RANK))
+        last = len(trick) == 3
+        points = rules.POINT_CARDS
+        if last and not any(c in points for _, c in trick):
+            return play_of(max(cards, key=_SHED_KEY.__getitem__))
+        return play_of(min(cards, key=_RANK))
 
 
 class NormalBot:
@@ -107,8 +114,8 @@ class NormalBot:
         worked out once per decision."""
         unseen = self._unseen(view)
         top_out = {"S": 0, "H": 0, "D": 0, "C": 0}         # the highest unseen rank of each suit
-        for rank, suit in sorted(unseen):                  # low to high: the last one of a suit stays
-            top_out[suit] = rank
+        for rank, suit in unseen:
+            top_out[suit] = max(top_out[suit], rank)
         suits = [c.suit for c in view.hand]
         held = {suit: suits.count(suit) for suit in "SHDC"}
         sure_bonus = 16 if TRANSFORMER in view.taken[view.seat] else 8

@@ -20,7 +20,10 @@ from cardtable.engine import (
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import PIG, TWO_OF_CLUBS, PlayContext
 from cardtable.rng import Rng, mix
-from cardtable.views import LazyBotSeed, fast_view
+from cardtable.views import LazyBotSeed
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 NUM_TRICKS = 13
 
@@ -177,14 +180,22 @@ class GongZhuView(LazyBotSeed):
 
     @functools.cached_property
     def played(self) -> frozenset[Card]:
-        return frozenset(card for trick in self.tricks for _, card in trick) | {c for _, c in self.trick}
+        # The cards of the finished tricks: worked out once for every view the match builds until the
+        # next trick ends (they share a cell with the tricks), else here.
+        cell = self.__dict__.get("_tricks_cards")
+        done = cell[0] if cell is not None else None
+        if done is None:
+            done = frozenset(card for trick in self.tricks for _, card in trick)
+            if cell is not None:
+                cell[0] = done
+        return done | {c for _, c in self.trick}
 
     @functools.cached_property
     def unseen(self) -> frozenset[Card]:
         """The cards this seat has not seen: neither in its hand nor played."""
         return _DECK - self.played - frozenset(self.hand)
 
-    @property
+    @functools.cached_property
     def all_shown(self) -> frozenset[Card]:
         return frozenset(card for cards in self.shown for card in cards)
 
@@ -255,35 +266,46 @@ class GongZhuMatch(Match):
                            self.must_lead_2c and not self.tricks and not self.trick)
 
     def _public_fields(self) -> tuple:
-        """(tricks, winners, taken, totals, suits_led, shown) as the views hold them: rebuilt only when a
-        card is shown or a trick or a hand ends, shared by the views in between."""
+        """(tricks, winners, taken, totals, suits_led, shown) as the views hold them, and a cell for the
+        cards of those tricks (filled by the first view asked for ``played``): rebuilt only when a card
+        is shown or a trick or a hand ends, shared by the views in between."""
         public = self._public
         if public is None:
             shown = (tuple(tuple(cards or ()) for cards in self.shown) if None not in self.shown
                      else ((),) * 4)
+            taken = self.taken
             public = self._public = (tuple(self.tricks), tuple(self.winners),
-                                     tuple(tuple(pile) for pile in self.taken), tuple(self.totals),
-                                     frozenset(self.suits_led), shown)
+                                     (tuple(taken[0]), tuple(taken[1]), tuple(taken[2]), tuple(taken[3])),
+                                     tuple(self.totals),
+                                     frozenset(self.suits_led), shown, [None])
         return public
 
     def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int | None) -> list[Show | Play]:
+        """``legal_moves`` without the copy (the view makes its own tuple): the list is trusted for the
+        seat to move as :meth:`Match._offer` does, so nobody else may hold or edit it."""
         if self.finished:
             return []
         shown = self.shown
+        moves: list[Show | Play]
         if None in shown:
             to_move = shown.index(None)
             if seat is not None and seat != to_move:
                 return []
-            return self._offer(to_move, list(_shows(tuple(
-                rules.showable_in(self.hands[to_move], self.options.showable_cards)))), True)
-        trick = self.trick
-        to_move = (trick[-1][0] + 1) % 4 if trick else self.leader
-        if seat is not None and seat != to_move:
-            return []
-        plays = _PLAYS
-        cards = rules.legal_cards(self.hands[to_move], trick, self.suits_led, shown[to_move],
-                                  self.must_lead_2c and not trick and not self.tricks)
-        return self._offer(to_move, [plays[card] for card in cards], True)
+            moves = list(_shows(tuple(rules.showable_in(self.hands[to_move], self.options.showable_cards))))
+        else:
+            trick = self.trick
+            to_move = (trick[-1][0] + 1) % 4 if trick else self.leader
+            if seat is not None and seat != to_move:
+                return []
+            plays = _PLAYS
+            cards = rules.legal_cards(self.hands[to_move], trick, self.suits_led, shown[to_move],
+                                      self.must_lead_2c and not trick and not self.tricks)
+            moves = [plays[card] for card in cards]
+        self._trusted = (to_move, moves, True)
+        return moves
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -355,7 +377,7 @@ class GongZhuMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GongZhuView:
-        tricks, winners, taken, totals, suits_led, public_shown = self._public or self._public_fields()
+        tricks, winners, taken, totals, suits_led, public_shown, done = self._public or self._public_fields()
         shown = self.shown
         trick = self.trick
         if self.finished:
@@ -365,13 +387,19 @@ class GongZhuMatch(Match):
         else:
             phase, to_move = "play", (trick[-1][0] + 1) % 4 if trick else self.leader
         hands = self.hands
-        return fast_view(GongZhuView,
-            seat=seat, options=self.options, hand_number=self.hand, phase=phase, to_move=to_move,
-            hand=tuple(hands[seat]), counts=(len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
-            shown=public_shown, my_show=shown[seat], leader=self.leader, trick=tuple(trick),
-            tricks=tricks, winners=winners, taken=taken, totals=totals, suits_led=suits_led,
-            legal=tuple(self.legal_moves(seat)) if to_move == seat else (),
-            decision=(self._bot_key_bytes or self._bot_key(), len(self.moves), seat))
+        view = _new(GongZhuView)
+        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict;
+        # besides them the cell of the finished tricks' cards, for ``played``.
+        _setattr(view, "__dict__", {
+            "seat": seat, "options": self.options, "hand_number": self.hand, "phase": phase,
+            "to_move": to_move, "hand": tuple(hands[seat]),
+            "counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+            "shown": public_shown, "my_show": shown[seat], "leader": self.leader, "trick": tuple(trick),
+            "tricks": tricks, "winners": winners, "taken": taken, "totals": totals, "suits_led": suits_led,
+            "legal": tuple(self._legal(seat)) if to_move == seat else (),
+            "decision": (self._bot_key_bytes or self._bot_key(), len(self.moves), seat),
+            "_tricks_cards": done})
+        return view
 
     # -- utilities
     def clone(self) -> GongZhuMatch:
