@@ -7,10 +7,11 @@ from collections.abc import Callable
 from cardtable.cards import SpanishCard, spanish_deck
 from cardtable.engine import Bot
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play, play_of
+from cardtable.games.guinote.state import _PLAYS, Cante, Claim, Exchange, GuinoteView, KeepSeven, Play, play_of
 from cardtable.tricks import partner, team_of
 
 _DECK = tuple(spanish_deck())
+_PLAY_OF = _PLAYS.__getitem__        # play_of, without the call
 
 # The bots' sort keys per card (and per trump where the key asks about trumps), made once: the very
 # tuples the key lambdas below build, so min/max pick the same card.
@@ -93,30 +94,54 @@ def _unsung_pair(view: GuinoteView, suit: str) -> bool:
     return suit not in sung and rules.can_sing(view.hand, suit)
 
 
+def _choice_or_cards(view: GuinoteView) -> tuple[Exchange | KeepSeven | Cante | Claim | None, list[SpanishCard]]:
+    """(``_optional_choice(view)``, the cards of the view's plays), in one pass over the legal list
+    when it holds plays only (the common case)."""
+    cards = []
+    for move in view.legal:
+        if type(move) is not Play:
+            break
+        cards.append(move.card)
+    else:
+        return None, cards
+    return _optional_choice(view), [m.card for m in view.legal if isinstance(m, Play)]
+
+
+def _winners(cards: list[SpanishCard], top: SpanishCard, trump: str) -> list[SpanishCard]:
+    """The cards of ``cards`` that beat ``top`` (``rules.beats``), written out over the strength table."""
+    strength = rules.STRENGTH_OF
+    suit, high = top[1], strength[top]
+    if suit == trump:
+        return [c for c in cards if c[1] == suit and strength[c] > high]
+    return [c for c in cards if (strength[c] > high if c[1] == suit else c[1] == trump)]
+
+
 class EasyBot:
     level = "easy"
 
     def choose(self, view: GuinoteView):
-        optional = _optional_choice(view)
+        optional, cards = _choice_or_cards(view)
         if optional is not None or view.to_move != view.seat:
             return optional
-        cards = [m.card for m in view.legal if isinstance(m, Play)]
         trump = view.trump
         trick = view.trick
         if not trick:
             plain = [c for c in cards if c[1] != trump] or cards
-            return play_of(min(plain, key=_LOW.__getitem__))
+            return _PLAY_OF(min(plain, key=_LOW.__getitem__))
         top_seat, top = trick[rules.winner_index(trick, trump)]
-        if top_seat == partner(view.seat):
+        if top_seat == (view.seat + 2) % 4:               # the partner's card is on top
             plain = [c for c in cards if c[1] != trump] or cards
-            return play_of(max(plain, key=_LOAD.__getitem__))
-        winners = [c for c in cards if rules.beats(c, top, trump)]
+            return _PLAY_OF(max(plain, key=_LOAD.__getitem__))
         points = rules.POINTS_OF
-        trick_points = sum(points[c] for _, c in trick)
+        trick_points = 0
+        for _, card in trick:
+            trick_points += points[card]
         keys = _BY_TRUMP[trump]
-        if winners and (trick_points >= 10 or len(view.tricks) >= rules.PHASE1_TRICKS):
-            return play_of(min(winners, key=keys[0].__getitem__))
-        return play_of(min(cards, key=keys[1].__getitem__))
+        if trick_points >= 10 or len(view.tricks) >= rules.PHASE1_TRICKS:
+            winners = _winners(cards, top, trump)
+            if winners:
+                return _PLAY_OF(min(winners, key=keys[0].__getitem__))
+        return _PLAY_OF(min(cards, key=keys[1].__getitem__))
 
 
 class NormalBot:
