@@ -36,6 +36,11 @@ def mix(*values: int) -> int:
     return z ^ (z >> 31)
 
 
+# below(n)'s rejection limit, the largest multiple of n not above 2^64, for the bounds of every deal.
+_LIMITED = 257
+_LIMITS = [0] + [18446744073709551616 - 18446744073709551616 % n for n in range(1, _LIMITED)]
+
+
 def _rotl(x: int, k: int) -> int:
     return ((x << k) | (x >> (64 - k))) & MASK64
 
@@ -72,11 +77,11 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = 18446744073709551616 - 18446744073709551616 % n
+        limit = _LIMITS[n] if n < _LIMITED else 18446744073709551616 - 18446744073709551616 % n
         s0, s1, s2, s3 = self._s
         while True:     # next64, written inline (the same numbers, pinned by the tests)
             x = s1 * 5 & MASK64
-            x = (((x << 7) | (x >> 57)) & MASK64) * 9 & MASK64
+            x = ((x << 7) | (x >> 57)) * 9 & MASK64        # rotl(x, 7) * 9, one mask: mod 2^64 either way
             t = s1 << 17 & MASK64
             s2 ^= s0
             s3 ^= s1
@@ -99,12 +104,13 @@ class Rng:
         """Fisher–Yates, in place, from the end: ``j = below(i + 1)`` for each ``i``, with the generator
         step written inline (the same numbers as ``next64``/``below``, pinned by the tests)."""
         s0, s1, s2, s3 = self._s
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = 18446744073709551616 - 18446744073709551616 % n
+            limit = limits[n] if n < _LIMITED else 18446744073709551616 - 18446744073709551616 % n
             while True:
                 x = s1 * 5 & MASK64
-                x = (((x << 7) | (x >> 57)) & MASK64) * 9 & MASK64
+                x = ((x << 7) | (x >> 57)) * 9 & MASK64
                 t = s1 << 17 & MASK64
                 s2 ^= s0
                 s3 ^= s1

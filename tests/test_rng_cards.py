@@ -64,6 +64,30 @@ def test_below_is_in_range_and_shuffle_is_a_permutation(seed, n):
     assert 0.0 <= rng.random() < 1.0
 
 
+@given(st.integers(0, MAX_SEED), st.integers(1, 300),
+       st.sampled_from([1, 2, 3, 7, 40, 108, 256, 257, 1000, 2**32 + 1, 2**63 + 5]))
+def test_inline_below_and_shuffle_are_next64_with_textbook_rejection(seed, n, bound):
+    """below() and shuffle() run the generator inline and read a table of rejection limits: they give
+    what next64() and the textbook rejection give (a bound past 2^63 rejects about half the draws)."""
+    fast, plain = Rng(seed), Rng(seed)
+
+    def plain_below(k):
+        limit = 2**64 - 2**64 % k
+        while True:
+            x = plain.next64()
+            if x < limit:
+                return x % k
+
+    assert [fast.below(bound) for _ in range(6)] == [plain_below(bound) for _ in range(6)]
+    items, expected = list(range(n)), list(range(n))
+    fast.shuffle(items)
+    for i in range(n - 1, 0, -1):
+        j = plain_below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected
+    assert fast.next64() == plain.next64()
+
+
 def test_below_is_roughly_uniform():
     rng = Rng(5)
     counts = [0] * 6
