@@ -7,7 +7,16 @@ from collections.abc import Callable
 from cardtable.cards import SpanishCard, spanish_deck
 from cardtable.engine import Bot
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import _PLAYS, Cante, Claim, Exchange, GuinoteView, KeepSeven, Play, play_of
+from cardtable.games.guinote.state import (
+    _PLAYS,
+    Cante,
+    Claim,
+    Exchange,
+    GuinoteView,
+    KeepSeven,
+    Play,
+    play_of,
+)
 from cardtable.tricks import partner, team_of
 
 _DECK = tuple(spanish_deck())
