@@ -77,6 +77,51 @@ def test_the_plan_splits_any_hand_into_plays(seed, size, level):
         assert rules.classify(cards, level), cards
 
 
+def plain_sequences(counts, level):
+    """The plan's sequence search as first written (all() over each window, rules.value per rank), to
+    hold the faster one to it."""
+    from cardtable.games.guandan.bots import _WINDOWS
+
+    def leftover(counts):
+        singles = pairs = triples = low = spare = 0
+        for rank in rules.RANKS:
+            n = counts[rank]
+            if n == 1:
+                singles += 1
+                low += rules.value(rank, level) <= 10
+            elif n == 2:
+                pairs += 1
+                spare += rules.value(rank, level) < 14
+            elif n >= 3:
+                triples += 1
+        return singles + pairs + triples - min(triples, spare), low
+
+    def best(first):
+        result = (leftover(counts), ())
+        for index in range(first, len(_WINDOWS)):
+            _, width, ranks = _WINDOWS[index]
+            if all(counts[r] >= width for r in ranks):
+                for r in ranks:
+                    counts[r] -= width
+                (g, lo), chosen = best(index)
+                for r in ranks:
+                    counts[r] += width
+                if (g + 1, lo) < result[0]:
+                    result = ((g + 1, lo), (index, *chosen))
+        return result
+
+    return best(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), min_size=13, max_size=13), level=st.integers(2, 14))
+def test_the_sequence_search_is_the_plain_one(counts, level):
+    from cardtable.games.guandan.bots import _sequences
+
+    by_rank = [0, 0] + counts
+    assert _sequences(list(by_rank), level) == plain_sequences(list(by_rank), level)
+
+
 # ---------------------------------------------------------------- card memory
 HANDS = ["BJ 3S 4S", "BJ 5S 6S 7S 8S 9S 10C", "SJ 3D 9H", "10S JS QS KS AS 2D"]
 

@@ -150,10 +150,10 @@ def _leftover_cost(counts: list[int], level: int) -> tuple[int, int]:
         n = counts[rank]
         if n == 1:
             singles += 1
-            low += rules.value(rank, level) <= 10
+            low += (15 if rank == level else rank) <= 10        # rules.value of a rank 2-14
         elif n == 2:
             pairs += 1
-            spare_pairs += rules.value(rank, level) < 14
+            spare_pairs += (15 if rank == level else rank) < 14
         elif n >= 3:
             triples += 1
     return singles + pairs + triples - min(triples, spare_pairs), low
@@ -173,7 +173,10 @@ def _sequences(counts: list[int], level: int) -> tuple[tuple[int, int], tuple[in
         result: tuple[tuple[int, int], tuple[int, ...]] = ((groups, low), ())
         for index in range(first, len(_WINDOWS)):
             _, width, ranks = _WINDOWS[index]
-            if all(counts[r] >= width for r in ranks):
+            for r in ranks:             # all(counts[r] >= width for r in ranks), without the generator
+                if counts[r] < width:
+                    break
+            else:
                 for r in ranks:
                     counts[r] -= width
                 (g, lo), chosen = best(index)
