@@ -2,6 +2,7 @@
 
 import pytest
 
+from cardtable import games
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteOptions
 from cardtable.saves import SaveStore
 from cardtable.ui.guinote import (
@@ -15,9 +16,10 @@ from cardtable.ui.guinote import (
 from cardtable.ui.widgets import HandView, TrickView
 from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
 
-# With the human following the hints and arming the pinta and every cante, seed 28 gives the human
+# With the human playing the normal CPU's choices and arming the pinta and every cante, seed 28 gives the human
 # both the exchange of the 7 and a cante in the first hand.
 SEED = 28
+NORMAL = games.get("guinote").bot("normal")       # plays the hands of tests that are not about hints
 
 
 def launch(seed=SEED, **options):
@@ -26,6 +28,26 @@ def launch(seed=SEED, **options):
 
 def table(app) -> GuinoteScreen:
     return next(s for s in app.screen_stack if isinstance(s, GuinoteScreen))
+
+
+async def play_a_card(pilot, app):
+    """Keyboard only, with the `normal` CPU's choice instead of the search's hint (cheap, and a sensible
+    game): its cante or exchange by its key, or the cursor walks (→, ←) to its card, Enter lifts it and
+    Enter plays it. For tests that need a hand played well, not a hint judged."""
+    screen = table(app)
+    hand = screen.query_one(HandView)
+    before = len(screen.match.moves)
+    move = NORMAL.choose(screen.match.view(0))
+    if isinstance(move, (Exchange, Cante)):
+        await pilot.press("p" if isinstance(move, Exchange) else move.suit.lower())
+        await settle(pilot)
+        return
+    target = hand.cards.index(move.card)
+    while hand.cursor != target:
+        await pilot.press("right" if hand.cursor < target else "left")
+    await pilot.press("enter", "enter")
+    await settle(pilot)
+    assert len(screen.match.moves) > before
 
 
 async def play_hint(pilot, app):
@@ -73,7 +95,7 @@ async def test_whole_hand_with_keyboard_exchange_and_cante(tmp_path):
             if isinstance(app.screen, ClaimScreen):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         assert isinstance(app.screen, SummaryScreen)
         mine = [move for seat, move in screen.match.moves if seat == 0]
@@ -99,7 +121,7 @@ async def test_illegal_card_in_arrastre_is_explained(tmp_path):
             if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         hand = screen.query_one(HandView)
         legal = {m.card for m in screen.match.view(0).legal if hasattr(m, "card")}
@@ -134,7 +156,7 @@ async def test_vueltas_claim_prompt(tmp_path):
             elif isinstance(app.screen, SummaryScreen):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             if screen.match.hand > 2:
                 break
             await settle(pilot)
@@ -175,7 +197,7 @@ async def test_escape_saves_and_resume_continues_the_trick(tmp_path):
                 if screen.match.to_move() == 0:
                     break
                 await settle(pilot)
-            await play_hint(pilot, app)
+            await play_a_card(pilot, app)
         slot, moves = screen.slot, list(screen.match.moves)
         await pilot.press("escape")
         await settle(pilot)
@@ -211,7 +233,7 @@ async def test_match_end(tmp_path):
             if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif table(app).match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         assert isinstance(app.screen, MatchEndScreen)
 
@@ -265,7 +287,7 @@ async def _until_exchange_prompt(pilot, app):
         if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
             await pilot.press("n")
         elif screen.match.to_move() == 0:
-            await play_hint(pilot, app)
+            await play_a_card(pilot, app)
         await settle(pilot)
     raise AssertionError("the exchange was never offered")
 
@@ -327,7 +349,7 @@ async def test_armed_exchange_fires_before_the_draw(tmp_path):
             if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         index = next(i for i, (s, m) in enumerate(screen.match.moves) if s == 0 and isinstance(m, Exchange))
         replay = type(screen.match).replay(screen.match.options, screen.match.seed, screen.match.moves[:index])

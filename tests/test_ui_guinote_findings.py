@@ -12,7 +12,7 @@ from cardtable.ui import guinote as ui
 from cardtable.ui.cardart import spanish_label
 from cardtable.ui.guinote import ClaimScreen, ExchangeScreen, SummaryScreen
 from cardtable.ui.widgets import TrickView
-from tests.test_ui_guinote import launch, play_hint, table
+from tests.test_ui_guinote import launch, play_a_card, table
 from tests.ui_helpers import make_app, settle
 
 SPEC = games.get("guinote")
@@ -111,7 +111,7 @@ async def test_cantes_are_announced_in_the_trick_area_not_in_notices(tmp_path):
             if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         assert seen is not None
         assert seen in trick_text(screen)
@@ -131,7 +131,7 @@ async def test_your_own_cantes_sit_on_your_plate(tmp_path):
             if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         mine = [m for s, m in screen.match.moves if s == 0 and isinstance(m, Cante)]
         assert mine and screen.match.hand == 1
@@ -168,7 +168,7 @@ async def test_armed_exchange_is_dropped_when_it_can_no_longer_happen(tmp_path):
             if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
                 await pilot.press("n")
             elif screen.match.to_move() == 0:
-                await play_hint(pilot, app)
+                await play_a_card(pilot, app)
             await settle(pilot)
         assert not screen.armed_exchange
 
