@@ -573,20 +573,21 @@ def test_one_joker_notation_per_language():
 
 
 async def test_plus_n_shows_before_the_summary(tmp_path):
-    """«+N» on the level bar first; the summary after a pause (here, at the next key)."""
-    app = make_app(tmp_path, launch=launch(9))
+    """«+N» on the level bar first; the summary after a pause (here, at the next key). From the pinned
+    guandan-last-play: your last card takes you out behind your partner and ends the hand."""
+    app = pinned_app(tmp_path, "guandan-last-play")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
+        assert_human_to_move(screen, 103)
         screen.results_pause = lambda: 600.0
-        for _ in range(400):
-            if screen.pending_results is not None:
-                break
-            if screen.match.to_move() == 0 and not isinstance(app.screen, ChooserScreen):
-                await my_turn(pilot, app)
-            await settle(pilot)
+        columns = screen.query_one(ColumnsView)
+        await take_column(pilot, screen, next(i for i, c in enumerate(columns.columns) if c), 1)
+        await pilot.press("enter")
+        await settle(pilot)
         assert screen.pending_results is not None
         rise = screen.pending_results["level_up"]
+        assert rise == 3                              # a 1-2 finish
         assert not isinstance(app.screen, HandEndDialog)
         assert f" +{rise} " in str(screen.query_one("#gd-level").render())
         await pilot.press("space")
