@@ -7,8 +7,9 @@
   level, and the time of one decision (view + choose), median and p95; plus the game's own extras
   (Guandan: move generation for a 27-card lead by number of wilds).
 - decisions: the search levels' decision times (hard, expert) for every game, wall and CPU time.
-- keys: how long a cursor key takes to be handled at a table, idle and while a `hard` search runs in a
-  thread as when a CPU thinks (wall time: what a player feels).
+- keys: how long a cursor key takes to be handled at a hard table (wall time: what a player feels):
+  idle, while a `hard` search runs in a thread of the app (how the tables decided before the worker
+  process) and while it runs in the app's worker process (how they decide now), the modes taking turns.
 - memory: resident memory (VmRSS from /proc/self/status) and live widgets while a table plays hands
   headless, driven like a person at the keys (``cardtable bench memory [--hands N] [--game G]``).
 """
@@ -172,66 +173,81 @@ def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tup
     return samples
 
 
-def key_latency(game: str = "guinote", presses: int = 40) -> tuple[list[float], list[float]]:
-    """(idle, busy) wall seconds from a cursor key (→ then ←) posted to the app until the hand's cursor
-    has moved (the key handled), at a headless 80x24 table on the human's turn: with nothing thinking, then while
-    a `hard` search of the position runs again and again in a thread (as the CPU's worker does: it shares
-    the interpreter with the event loop)."""
+KEY_MODES = ("idle", "thread", "process")
+
+
+def key_latency(game: str = "guinote", presses: int = 60, rounds: int = 3) -> dict[str, list[float]]:
+    """Wall seconds from a cursor key (→ then ←) posted to the app until the hand's cursor has moved (the
+    key handled), at a headless 80x24 table at `hard` on the human's turn, in three modes: ``idle``
+    (nothing thinks), ``thread`` (a `hard` search of the position runs again and again in a thread of
+    the app: how the tables decided before the worker process, sharing the interpreter with the event
+    loop) and ``process`` (the same searches asked of the app's worker process, as the tables do now:
+    ``app.thinker``, cardtable.workers). The modes take turns, ``presses // rounds`` keys each per round,
+    so that a shared machine's load falls on all three alike. Also returns ``"<mode> decisions"``: how
+    long each search took (wall) while the keys were pressed."""
     import asyncio
     import os
     import threading
 
-    from cardtable import games
+    from cardtable import games, workers
     from cardtable.saves import SaveStore
     from cardtable.settings import Settings
     from cardtable.ui.app import CardTableApp
     from cardtable.ui.gamescreen import HUMAN, GameScreen
 
     spec = games.get(game)
-    idle: list[float] = []
-    busy: list[float] = []
+    samples: dict[str, list[float]] = {name: [] for mode in KEY_MODES for name in (mode, f"{mode} decisions")}
 
     async def run(save_dir: str) -> None:
         app = CardTableApp(store=SaveStore(save_dir), settings=Settings(cpu_speed="instant", checker="off"),
-                           launch=("new", game, spec.options_type(), 1, "normal"), language_override="en")
+                           launch=("new", game, spec.options_type(), 1, "hard"), language_override="en")
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(200):
-                await pilot.pause()
-                await app.workers.wait_for_complete()
+            table = None
+            for _ in range(2000):
+                await pilot.pause(0.01)
                 table = next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
                 if table is not None and table.match.to_move() == HUMAN and not table.dealing \
-                        and app.screen is table:
+                        and not table._cpu_running and app.screen is table:
                     break
-            assert table is not None
+            assert table is not None and table.match.to_move() == HUMAN, "the human never got the turn"
             hand = table.hand_widget()
             view = table.match.view(HUMAN)
-            stop = threading.Event()
+            bot = spec.bot("hard")
+            app.thinker.call(workers.decide, game, "hard", view)     # the worker is up before the first key
 
-            def think() -> None:
-                bot = spec.bot("hard")
+            def think(mode: str, stop: threading.Event) -> None:
                 while not stop.is_set():
-                    bot.choose(view)
-
-            for samples, thinking in ((idle, False), (busy, True)):
-                worker = threading.Thread(target=think, daemon=True) if thinking else None
-                if worker is not None:
-                    worker.start()
-                for i in range(presses):
-                    before = hand.cursor
                     start = time.perf_counter()
-                    app.simulate_key("right" if i % 2 == 0 else "left")   # as a terminal's key arrives
-                    while hand.cursor == before:
-                        await asyncio.sleep(0.0005)
-                    samples.append(time.perf_counter() - start)
-                    await asyncio.sleep(0.02)        # the redraw, before the next key (not timed)
-                if worker is not None:
-                    stop.set()
-                    worker.join()
+                    if mode == "thread":
+                        bot.choose(view)
+                    else:
+                        app.thinker.call(workers.decide, game, "hard", view)
+                    samples[f"{mode} decisions"].append(time.perf_counter() - start)
+
+            for _ in range(rounds):
+                for mode in KEY_MODES:
+                    stop = threading.Event()
+                    worker = None
+                    if mode != "idle":
+                        worker = threading.Thread(target=think, args=(mode, stop), daemon=True)
+                        worker.start()
+                        await asyncio.sleep(0.05)            # the search under way
+                    for i in range(presses // rounds):
+                        before = hand.cursor
+                        start = time.perf_counter()
+                        app.simulate_key("right" if i % 2 == 0 else "left")   # as a terminal's key arrives
+                        while hand.cursor == before:
+                            await asyncio.sleep(0.0005)
+                        samples[mode].append(time.perf_counter() - start)
+                        await asyncio.sleep(0.02)        # the redraw, before the next key (not timed)
+                    if worker is not None:
+                        stop.set()
+                        await asyncio.to_thread(worker.join)
 
     with tempfile.TemporaryDirectory() as home:
         os.environ["CARDTABLE_HOME"] = home
         asyncio.run(run(os.path.join(home, "saves")))
-    return idle, busy
+    return samples
 
 
 SEARCH_LEVELS = ("hard", "expert")
@@ -284,10 +300,19 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
               f"{', '.join(names)}", file=sys.stderr)
         return 2
     if what == "keys":
+        import os
+
         for game in names:
-            idle, busy = key_latency(game)
-            print(f"{game:8} cursor key handled (wall, {len(idle)} presses): idle {describe_times(idle)}; "
-                  f"while a hard search thinks {describe_times(busy)}", flush=True)
+            load = os.getloadavg()[0]
+            times = key_latency(game)
+            print(f"{game:8} cursor key handled at a hard table (wall, {len(times['idle'])} presses each; "
+                  f"load average {load:.2f} -> {os.getloadavg()[0]:.2f}):", flush=True)
+            print(f"         idle                            {describe_times(times['idle'])}")
+            for mode, where in (("thread", "in a thread (before)"), ("process", "in the worker process")):
+                decisions = times[f"{mode} decisions"]
+                print(f"         hard search {where:21} {describe_times(times[mode])}  "
+                      f"({len(decisions)} searches, wall median {statistics.median(decisions) * 1e3:.0f} ms)",
+                      flush=True)
         return 0
     if what == "decisions":
         for game in names:

@@ -321,6 +321,7 @@ def _start_app(args: argparse.Namespace, settings, launch, store) -> int:
     try:
         app.run()
     finally:
+        app.close_thinker()
         app.close_statistics()
     if app.exit_message:
         print(app.exit_message)

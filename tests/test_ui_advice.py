@@ -1,8 +1,11 @@
-"""Pilot tests of the search's advice at the tables: the hint (`h`) comes from the `hard` search in a
-worker thread, the play checker writes a quiet line and the hand's summary lists what it flagged, and
-keys stay responsive while a `hard` CPU decides (order of events, never timings)."""
+"""Pilot tests of the search's advice at the tables: the hint (`h`) comes from the `hard` search in the
+app's worker process, the play checker writes a quiet line and the hand's summary lists what it
+flagged, keys stay responsive while a `hard` CPU decides in the worker (order of events, never
+timings), and a worker killed in the middle of a decision loses no move."""
 
-import threading
+import functools
+import os
+import signal
 
 from cardtable.games.gongzhu.state import GongZhuOptions
 from cardtable.games.guinote.state import GuinoteOptions
@@ -10,6 +13,9 @@ from cardtable.ui.dialogs import HandEndDialog
 from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.screens import RulesScreen
 from cardtable.ui.widgets import HandView
+from cardtable import workers
+from tests import thinking
+from tests.test_workers import gone
 from tests.ui_helpers import make_app, settle
 
 
@@ -38,58 +44,46 @@ async def human_turn(pilot, screen):
     raise AssertionError("the human never got the turn")
 
 
-async def test_the_hint_is_the_searchs_move_computed_off_the_event_loop(tmp_path, monkeypatch):
+async def test_the_hint_is_the_searchs_move_computed_off_the_event_loop(tmp_path):
     app = make_app(tmp_path, launch=gongzhu(5), lang="es")
-    threads = []
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        advice = screen.spec.advice
-        real_hint = advice.hint
-
-        def recording_hint(view, *args):
-            threads.append(threading.current_thread())
-            return real_hint(view, *args)
-
-        monkeypatch.setattr(advice, "hint", recording_hint)
         await human_turn(pilot, screen)
         await pilot.press("right")        # the cursor leaves the hinted card first
         view = screen.match.view(HUMAN)
         await pilot.press("h")
         await settle(pilot)
-        expected = real_hint(view)
+        expected = screen.spec.advice.hint(view)
         hand = screen.query_one(HandView)
         assert hand.lifted is not None and hand.cards[hand.lifted] == expected.move.card
         text = status(screen)
         assert text.startswith("Pista: ") and screen.hint_text(expected) == text
-        assert threads and all(t is not threading.main_thread() for t in threads)
+        assert app.thinker.answered == {"process": 1, "thread": 0}      # in the worker process
+        assert app.thinker.pid not in (None, os.getpid())
         # Pressed again at the same position: the same hint at once, no second search.
         await pilot.press("h")
         await settle(pilot)
-        assert len(threads) == 1 and status(screen) == text
+        assert app.thinker.answered == {"process": 1, "thread": 0} and status(screen) == text
 
 
 async def test_a_hint_that_arrives_after_the_human_played_changes_nothing(tmp_path, monkeypatch):
     app = make_app(tmp_path, launch=gongzhu(5))
+    release = tmp_path / "release"
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
         await human_turn(pilot, screen)
-        gate = threading.Event()
-        real_hint = screen.spec.advice.hint
-
-        def slow_hint(view, *args):
-            gate.wait(30)
-            return real_hint(view, *args)
-
-        monkeypatch.setattr(screen.spec.advice, "hint", slow_hint)
+        # The worker's hint waits for the file `release`.
+        monkeypatch.setattr(workers, "hint", functools.partial(thinking.gated_hint, str(release)))
         await pilot.press("h")
         assert "thinking" in status(screen)
         moves = len(screen.match.moves)
         await pilot.press("enter", "enter")          # the human plays the card under the cursor
         assert len(screen.match.moves) > moves
-        gate.set()
+        release.touch()
         await settle(pilot)
+        assert app.thinker.answered["process"] == 1         # the hint came, late
         assert "Hint:" not in status(screen)
 
 
@@ -132,45 +126,71 @@ async def test_the_checker_flags_clear_mistakes_quietly_and_the_summary_lists_th
         assert "The play checker flagged" in shown and screen.flag_text(screen.flags[0]) in shown
 
 
-async def test_keys_stay_responsive_while_a_hard_cpu_decides(tmp_path):
-    """A hard Guiñote CPU decides in its worker thread (real searches, again and again until the test
+async def hard_cpu_thinking(pilot, tmp_path, monkeypatch):
+    """A hard Guiñote table where the human has just played and the first CPU after is deciding in the
+    worker process, searching again and again until the file ``release`` exists (real hard searches).
+    Returns (screen, release, the worker's pid, the moves before the CPU's, the view it decides on)."""
+    started, release = tmp_path / "started", tmp_path / "release"
+    monkeypatch.setattr(workers, "decide", functools.partial(thinking.busy_decide, str(started), str(release)))
+    await settle(pilot)
+    screen = table(pilot.app)
+    await human_turn(pilot, screen)
+    await pilot.press("enter", "enter")          # the human plays: the hard CPU's turn
+    for _ in range(3000):
+        if started.exists() and started.read_text():
+            break
+        await pilot.pause(0.01)
+    assert started.exists(), "the CPU's decision never started"
+    seat = screen.match.to_move()
+    assert seat != HUMAN and seat in screen.bots
+    return screen, release, int(started.read_text()), len(screen.match.moves), screen.match.view(seat)
+
+
+async def test_keys_stay_responsive_while_a_hard_cpu_decides(tmp_path, monkeypatch):
+    """A hard Guiñote CPU decides in the worker process (real searches, again and again until the test
     is done); meanwhile the rules screen opens and closes on key presses. The keys are handled while
-    the decision is still running: their events come between its start and its end."""
+    the decision is still running: their effects come between its start and its end. The worker ends
+    with the app."""
     app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 3, "hard"))
     events: list[str] = []
-    started, release = threading.Event(), threading.Event()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = table(app)
-        await human_turn(pilot, screen)
-        seat = 1
-        real = screen.bots[seat]
-
-        class Thinking:
-            def choose(self, view):
-                events.append("decision started")
-                started.set()
-                for _ in range(50):           # each round a full hard search holding the GIL
-                    move = real.choose(view)
-                    if release.is_set():
-                        break
-                events.append("decision finished")
-                return move
-
-        screen.bots[seat] = Thinking()
-        await pilot.press("enter", "enter")          # the human plays: the hard CPU's turn
-        for _ in range(2000):
-            if started.is_set():
-                break
-            await pilot.pause(0.01)
-        assert started.is_set()
+        screen, release, pid, moves, view = await hard_cpu_thinking(pilot, tmp_path, monkeypatch)
+        assert pid == app.thinker.pid and pid != os.getpid()       # the search runs in the worker
+        events.append("decision started")
         await pilot.press("r")
         if isinstance(app.screen, RulesScreen):
             events.append("rules opened")
         await pilot.press("escape")
         if app.screen is screen:
             events.append("rules closed")
-        release.set()
+        if len(screen.match.moves) == moves:
+            events.append("the CPU still deciding")
+        release.touch()
         await settle(pilot)
-        assert events[:4] == ["decision started", "rules opened", "rules closed", "decision finished"]
-        assert len(screen.match.moves) >= 2          # the CPU's move was played after all
+        if len(screen.match.moves) > moves:
+            events.append("the CPU played")
+        assert events == ["decision started", "rules opened", "rules closed", "the CPU still deciding",
+                          "the CPU played"]
+        assert screen.match.moves[moves] == (view.seat, screen.spec.bot("hard").choose(view))
+        assert app.thinker.answered["thread"] == 0
+    assert app.thinker.closed and gone(pid, 5)
+
+
+async def test_a_worker_killed_in_the_middle_of_a_decision_loses_no_move(tmp_path, monkeypatch):
+    """kill -9 of the worker while a hard CPU decides: the decision is made in a thread instead (the
+    same move), the game goes on, and the next decisions go to a new worker."""
+    app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 3, "hard"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, release, pid, moves, view = await hard_cpu_thinking(pilot, tmp_path, monkeypatch)
+        os.kill(pid, signal.SIGKILL)
+        assert gone(pid, 5)
+        release.touch()
+        await settle(pilot)
+        assert app.screen is screen and len(screen.match.moves) > moves
+        assert screen.match.moves[moves] == (view.seat, screen.spec.bot("hard").choose(view))
+        assert app.thinker.answered["thread"] == 1
+        for _ in range(50):                          # the other CPUs decide in a new worker
+            if app.thinker.answered["process"] or screen.match.to_move() == HUMAN:
+                break
+            await settle(pilot)
+        assert app.thinker.answered["process"] >= 1 and app.thinker.pid not in (None, pid)

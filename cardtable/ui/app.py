@@ -119,6 +119,7 @@ class CardTableApp(App[None]):
         may be gone, and Textual's writer thread can then block for ever on it (~40 % of closed
         terminals left a process behind): once the games are saved, the process ends for sure."""
         self.autosave()
+        self.close_thinker()
         exit_for_sure(HANGUP_GRACE)
         self.exit()
 
@@ -133,6 +134,22 @@ class CardTableApp(App[None]):
         """Wait for the last statistics write (called once the app has stopped)."""
         if "statistics" in self.__dict__:
             self.statistics.close()
+
+    @functools.cached_property
+    def thinker(self) -> Any:
+        """The search's worker process (hard and expert decisions, hints, the play checker), started
+        when first needed; see cardtable.workers."""
+        from cardtable.workers import Thinker
+
+        return Thinker()
+
+    def close_thinker(self) -> None:
+        """End the worker process at once (the app is leaving; safe to call again)."""
+        if "thinker" in self.__dict__:
+            self.thinker.close()
+
+    def on_unmount(self) -> None:
+        self.close_thinker()     # the screens are closed: nothing will ask it again
 
     # -- type-ahead
     def _top_screen(self) -> Any:

@@ -1,4 +1,8 @@
-"""What every game screen shares: the match, the CPU players in a worker, autosave, the status line."""
+"""What every game screen shares: the match, the CPU players off the event loop, autosave, the status line.
+
+The searches (`hard` and `expert` decisions, hints, the play checker) run in the app's worker process
+(``app.thinker``, cardtable.workers), so that they never hold the interpreter the keys are handled by;
+the cheap `easy` and `normal` decisions run in a thread. Either way the screen only awaits them."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from cardtable import workers
 from cardtable.engine import IllegalMove, Match, next_auto_move
 from cardtable.games import GameSpec
 from cardtable.i18n import t
@@ -118,6 +123,8 @@ class GameScreen(Screen):
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
+        if any(workers.searches(self.spec, bot) for bot in self.bots.values()):
+            self.app.thinker.warm()      # the first hard decision need not wait for the worker to start
         self.title = t(self.TITLE_KEY) + (f" · {t('read_only')}" if self.read_only else "") + (
             f" · {t('practice')}" if self.practice else "")
         self.hand_widget().focus()
@@ -287,7 +294,23 @@ class GameScreen(Screen):
         self.schedule_cpu()
         return True
 
-    # -- the search's advice: hints and the play checker, computed in worker threads like the CPU's moves
+    # -- off the event loop
+    async def think(self, function: Any, *args: Any) -> Any:
+        """``function(*args)`` (one of cardtable.workers') in the app's worker process, awaited from a
+        thread that only waits on its pipe; computed in that thread if the worker is not to be had.
+        Raises what the function raises, and ``workers.ThinkerClosed`` when the app is leaving."""
+        return await asyncio.to_thread(self.app.thinker.call, function, *args)
+
+    async def decide(self, seat: int, view: Any) -> Any:
+        """The CPU's move at ``seat``: a search level's in the worker process (the same move: the
+        worker builds the same bot), the others in a thread."""
+        bot = self.bots[seat]
+        level = workers.searches(self.spec, bot)
+        if level is not None:
+            return await self.think(workers.decide, self.spec.name, level, view)
+        return await asyncio.to_thread(bot.choose, view)
+
+    # -- the search's advice: hints and the play checker, computed in the worker like the CPU's moves
     def position(self) -> tuple[Any, int]:
         """What a hint is for: this match object (a take-back replaces it) and its number of moves."""
         return (self.match, len(self.match.moves))
@@ -296,7 +319,7 @@ class GameScreen(Screen):
         return key[0] is self.match and key[1] == len(self.match.moves)
 
     def request_hint(self) -> bool:
-        """Ask the search what to play here (the `hard` level, see cardtable.hints) in a worker thread;
+        """Ask the search what to play here (the `hard` level, see cardtable.hints) in the worker;
         :meth:`show_hint` gets the answer if the position has not changed meanwhile. A second press while
         it thinks changes nothing; a press after it answered shows the same hint again at once. Returns
         whether a hint is on its way (False: not the human's turn, or no hints for this game)."""
@@ -316,7 +339,7 @@ class GameScreen(Screen):
 
     async def _hint_turn(self, key: tuple[Any, int], view: Any) -> None:
         try:
-            hint = await asyncio.to_thread(self.spec.advice.hint, view)
+            hint = await self.think(workers.hint, self.spec.name, view)
         except Exception:  # noqa: BLE001 - advice is never worth a crash (a table edited by hand, a sampler limit)
             hint = None
         if self._hint_pending is key:
@@ -373,7 +396,7 @@ class GameScreen(Screen):
         return setting == "on" or self.level in ("easy", "normal")
 
     def start_check(self, view: Any, move: Any) -> None:
-        """Check the human's play ``move`` (made in ``view``) in a worker thread: never for a forced move,
+        """Check the human's play ``move`` (made in ``view``) in the worker: never for a forced move,
         never interrupting — a flag only writes the quiet line under the table."""
         if len(view.legal) <= 1:
             return
@@ -381,7 +404,7 @@ class GameScreen(Screen):
 
     async def _check_turn(self, view: Any, move: Any) -> None:
         try:
-            flag = await asyncio.to_thread(self.spec.advice.check, view, move)
+            flag = await self.think(workers.check, self.spec.name, view, move)
         except Exception:  # noqa: BLE001 - the checker is never worth a crash
             return
         if flag is None or not self.is_mounted:
@@ -404,7 +427,7 @@ class GameScreen(Screen):
     def next_step(self) -> tuple[int, Any] | None:
         """What happens next without asking the human (``engine.next_auto_move``): an armed move of
         theirs, a CPU's optional move out of turn, or the CPU to move (its move None: it is decided in
-        the worker thread)."""
+        :meth:`decide`)."""
         armed = self.armed_move()
         return next_auto_move(self.match, self.bots.get, armed=None if armed is None else (HUMAN, armed),
                               decide=False)
@@ -425,8 +448,10 @@ class GameScreen(Screen):
                     return
                 seat, move = step
                 if move is None:
-                    view = self.match.view(seat)
-                    move = await asyncio.to_thread(self.bots[seat].choose, view)
+                    try:
+                        move = await self.decide(seat, self.match.view(seat))
+                    except workers.ThinkerClosed:     # the app is leaving
+                        return
                 if seat != HUMAN:
                     await self._pause(self.cpu_delay(seat, move))
                 if not self.is_mounted or self.match.why_illegal(move, seat) is not None:
