@@ -304,13 +304,13 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
 
         for game in names:
             load = os.getloadavg()[0]
-            times = key_latency(game)
-            print(f"{game:8} cursor key handled at a hard table (wall, {len(times['idle'])} presses each; "
+            keys = key_latency(game)
+            print(f"{game:8} cursor key handled at a hard table (wall, {len(keys['idle'])} presses each; "
                   f"load average {load:.2f} -> {os.getloadavg()[0]:.2f}):", flush=True)
-            print(f"         idle                            {describe_times(times['idle'])}")
+            print(f"         idle                              {describe_times(keys['idle'])}")
             for mode, where in (("thread", "in a thread (before)"), ("process", "in the worker process")):
-                decisions = times[f"{mode} decisions"]
-                print(f"         hard search {where:21} {describe_times(times[mode])}  "
+                decisions = keys[f"{mode} decisions"]
+                print(f"         hard search {where:21} {describe_times(keys[mode])}  "
                       f"({len(decisions)} searches, wall median {statistics.median(decisions) * 1e3:.0f} ms)",
                       flush=True)
         return 0

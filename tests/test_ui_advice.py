@@ -7,13 +7,13 @@ import functools
 import os
 import signal
 
+from cardtable import workers
 from cardtable.games.gongzhu.state import GongZhuOptions
 from cardtable.games.guinote.state import GuinoteOptions
 from cardtable.ui.dialogs import HandEndDialog
 from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.screens import RulesScreen
 from cardtable.ui.widgets import HandView
-from cardtable import workers
 from tests import thinking
 from tests.test_workers import gone
 from tests.ui_helpers import make_app, settle

@@ -56,9 +56,9 @@ def test_every_view_and_move_crosses_to_the_worker_unchanged(game):
 def decisions(spec, count):
     """``count`` positions of ``spec`` where the seat to move has a real choice, from several deals."""
     found = []
+    bot = spec.bot("normal")
     for seed in range(1, 40):
         match = spec.new_match(seed=seed)
-        bot = spec.bot("normal")
         for _ in range(5 + 7 * seed % 23):           # somewhere in the first hand
             if match.is_over():
                 break
