@@ -624,3 +624,40 @@ def test_tribute_panel_snapshot(snap_compare, tmp_path):
         await settle(pilot)
 
     assert snap_compare(make_app(tmp_path, launch=launch(), lang="es"), terminal_size=(80, 24), run_before=run_before)
+
+
+# ---------------------------------------------------------------- a: take the search's play
+@pytest.mark.parametrize("example, moves", [("guandan-answering", None), ("guandan-last-play", 103)])
+async def test_a_selects_the_hints_play_and_enter_plays_it(tmp_path, example, moves):
+    """«a» asks the search (in a worker, like h) and selects exactly what its hint plays; Enter then plays
+    that move. The h cycle is untouched: it still starts from the cheapest play."""
+    from cardtable.games.guandan.state import Pass
+
+    app = pinned_app(tmp_path, example)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        if moves is not None:
+            assert_human_to_move(screen, moves)
+        before = len(screen.match.moves)
+        assert screen.check_action("take_advice", ()) is True
+        await pilot.press("a")
+        await settle(pilot)
+        hint = screen._hint[1]
+        selected = sorted(screen.query_one(ColumnsView).selection())
+        if isinstance(hint.move, Pass):
+            assert selected == []
+            assert "p" in str(screen.query_one("#gd-status").render())
+            return
+        assert selected == sorted(hint.move.cards)
+        assert "a: take it" in str(screen.query_one("#advice").render())
+        assert screen.hint_index == -1            # the next h is the cycle's first, cheapest play
+        await pilot.press("enter")
+        await settle(pilot)
+        if isinstance(app.screen, ChooserScreen):
+            await pilot.press("enter")
+            await settle(pilot)
+        seat, played = screen.match.moves[before]
+        assert seat == 0 and (played.type, played.key, sorted(played.cards)) == (
+            hint.move.type, hint.move.key, sorted(hint.move.cards))
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -53,6 +54,7 @@ class GuandanScreen(GameScreen):
         Binding("enter", "play", "gd_play"),
         Binding("p", "pass", "gd_pass"),
         Binding("h", "hint", "gd_hint"),
+        Binding("a", "take_advice", "gd_take_advice", show=False),
         Binding("x,backspace", "clear", "gd_clear"),
         Binding("s", "sort", "gd_sort"),
         Binding("l", "last_trick", "last_trick", show=False),
@@ -83,6 +85,7 @@ class GuandanScreen(GameScreen):
         super().__init__(*args, **kwargs)
         self.sort_by_play = False
         self.hint_index = -1
+        self._take_advice: tuple[Any, int] | None = None    # the position where «a» waits for the hint
         self._hints: tuple[int, list[tuple[list[Card], str]]] | None = None
         self.flash = ""
         self._chooser_open = False
@@ -325,7 +328,8 @@ class GuandanScreen(GameScreen):
         view = self.human_view()
         mine = view.to_move == HUMAN and not self.dealing
         # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
-        if action in ("play", "hint", "clear", "take", "tap", "put_back", "cursor", "cursor_to", "suit"):
+        if action in ("play", "hint", "take_advice", "clear", "take", "tap", "put_back", "cursor", "cursor_to",
+                      "suit"):
             return True if mine else None
         if action == "pass":
             return True if mine and view.phase == "play" and view.top is not None else None
@@ -387,9 +391,39 @@ class GuandanScreen(GameScreen):
         self.say_advice(t("hint_thinking"))
 
     def show_hint(self, hint: Any) -> None:
-        self.say_advice(self.hint_text(hint))
+        line = self.hint_text(hint)
+        if self.match.to_move() == HUMAN:
+            key = f"{line} · {t('gd_take_advice_key')}"
+            if cell_len(key) <= max(40, self.size.width - 2):
+                line = key
+        self.say_advice(line)
+        if self._take_advice is not None and self._same_position(self._take_advice):
+            self._take_advice = None
+            self.select_move(hint.move)
+
+    def action_take_advice(self) -> None:
+        """a: select what the search's hint plays (asking it first if it has not answered yet), ready for
+        Enter; the h cycle stays the cheapest-first list. A pass clears the selection and says so."""
+        if self.match.to_move() != HUMAN or self.dealing:
+            return
+        self._take_advice = self.position()
+        if not self.request_hint():
+            self._take_advice = None
+
+    def select_move(self, move: Any) -> None:
+        if isinstance(move, (Tribute, Return)):
+            self.columns.select([move.card])
+        elif isinstance(move, Play):
+            self.columns.select(list(move.cards))
+        else:
+            self.columns.clear()
+        self.hint_index = -1
+        self.selection_changed()
+        if isinstance(move, Pass):
+            self.set_status(t("gd_advice_pass"))
 
     def hint_failed(self) -> None:
+        self._take_advice = None
         self.say_advice("")
 
     def move_text(self, move: Any) -> str:
