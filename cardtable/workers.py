@@ -154,7 +154,9 @@ class Thinker:
     (``"process"``) and in the caller's thread (``"thread"``)."""
 
     def __init__(self, processes: bool = True) -> None:
-        self.processes = processes and os.environ.get(MODE_VARIABLE, "process") != "thread"
+        # A frozen app's executable is the app itself, not an interpreter that runs ``-c``.
+        self.processes = (processes and os.environ.get(MODE_VARIABLE, "process") != "thread"
+                          and not getattr(sys, "frozen", False))
         self.closed = False
         self.answered = {"process": 0, "thread": 0}
         self.failures = 0               # workers lost (or never started) since the last answer
