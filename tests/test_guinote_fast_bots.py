@@ -1,5 +1,6 @@
 """Guiñote's fast paths give what the plain rule gives: the trick winner written out over the card
-tables against ``tricks.winning_index``, the cante/claim options against ``rules.can_sing``, and the
+tables against ``tricks.winning_index``, the cante/claim options against ``rules.can_sing``, the
+views' played cards (a cell shared by the views until the next trick ends) against the tricks, and the
 easy and normal bots (per-card key tables, the unseen cards read as per-suit tops) against a plain
 transcription of their policies, over states reached by random legal play (hypothesis draws the
 deal and the moves)."""
@@ -63,8 +64,12 @@ def plain_easy(view):
     return Play(min(cards, key=lambda c: (rules.points(c), c.suit == view.trump, rules.strength(c))))
 
 
+def plain_played(view):
+    return frozenset(c for t in view.tricks for _, c in t) | {c for _, c in view.trick}
+
+
 def plain_unseen(view):
-    known = set(view.hand) | view.played
+    known = set(view.hand) | plain_played(view)
     if view.pinta is not None and view.pinta_taker is None:
         known.add(view.pinta)
     return set(DECK) - known
@@ -146,6 +151,7 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
     match = GuinoteMatch(options, seed)
     rng = Rng(seed)
     easy, normal = EasyBot(), NormalBot()
+    kept = []      # views of earlier states: their played cards stay theirs (the views share cells)
     for _ in range(moves):
         seat = match.to_move()
         if seat is None:
@@ -153,6 +159,10 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
         for other in range(4):
             assert match._optional(other) == plain_optional(match, other)
             view = match.view(other)
+            if rng.below(8) == 0:
+                kept.append(view)
+            else:
+                assert view.played == plain_played(view)
             assert easy.choose(view) == plain_easy(view)
             assert normal.choose(view) == plain_normal(view)
             unseen, tops = plain_unseen(view), Unseen(view)
@@ -164,6 +174,9 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
             seat = movers[rng.below(len(movers))]
         legal = match.legal_moves(seat)
         match.apply(legal[rng.below(len(legal))], seat)
+    for view in kept:
+        assert view.played == plain_played(view)
+        assert view.finished_cards() == frozenset(c for t in view.tricks for _, c in t)
 
 
 @given(cards=st.lists(st.sampled_from(DECK), min_size=1, max_size=4, unique=True),

@@ -244,18 +244,23 @@ class Unseen:
     __slots__ = ("tops", "trump", "trumps")
 
     def __init__(self, view: GuinoteView) -> None:
-        known = set(view.hand)
-        for trick in view.tricks:
-            for _, card in trick:
-                known.add(card)
+        known = set(view.finished_cards())
+        known.update(view.hand)
         for _, card in view.trick:
             known.add(card)
         if view.pinta is not None and view.pinta_taker is None:
             known.add(view.pinta)          # still face up by the stock
         strength = rules.STRENGTH_OF
         # Per suit, the strength of the strongest unseen card (0: none unseen).
-        self.tops = {suit: next((strength[c] for c in cards if c not in known), 0)
-                     for suit, cards in _STRONGEST_FIRST.items()}
+        tops = {}
+        for suit, cards in _STRONGEST_FIRST.items():
+            top = 0
+            for card in cards:
+                if card not in known:
+                    top = strength[card]
+                    break
+            tops[suit] = top
+        self.tops = tops
         self.trump = trump = view.trump
         self.trumps = sum(1 for c in _STRONGEST_FIRST[trump] if c not in known)
 

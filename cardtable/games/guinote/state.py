@@ -221,7 +221,18 @@ class GuinoteView(LazyBotSeed):
 
     @property
     def played(self) -> frozenset[SpanishCard]:
-        return frozenset(c for t in self.tricks for _, c in t) | {c for _, c in self.trick}
+        return self.finished_cards() | {c for _, c in self.trick}
+
+    def finished_cards(self) -> frozenset[SpanishCard]:
+        """The cards of the finished tricks: worked out once for every view the match builds until the
+        next trick ends (they share a cell), else here."""
+        cell = self.__dict__.get("_tricks_cards")
+        if cell is not None and cell[1] is not None:
+            return cell[1]
+        done = frozenset(c for t in self.tricks for _, c in t)
+        if cell is not None and cell[0] == len(self.tricks):
+            cell[1] = done
+        return done
 
 
 # ---------------------------------------------------------------- the match
@@ -255,6 +266,10 @@ class GuinoteMatch(Match):
         self.leader = self.mano
         self.trick: list[tuple[int, SpanishCard]] = []
         self.tricks: list[tuple[tuple[int, SpanishCard], ...]] = []
+        # (how many tricks, their cards or None): the views' cell for the cards of the finished tricks,
+        # filled by the first bot that asks and shared by every view until the next trick ends (within
+        # a hand the number of tricks tells them apart; a deal starts a new cell).
+        self._done_cell: list = [0, None]
         self.winners: list[int] = []
         self.card_points = [0, 0]
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
@@ -317,10 +332,12 @@ class GuinoteMatch(Match):
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         return list(self._legal(seat))
 
-    def _legal(self, seat: int | None) -> list[Move]:
+    def _legal(self, seat: int | None, to_move: int | None = -1) -> list[Move]:
         """``legal_moves`` without the copy (the view makes its own tuple): the list is trusted for
-        ``seat`` as :meth:`Match._offer` does, so nobody else may hold or edit it."""
-        to_move = self.to_move()
+        ``seat`` as :meth:`Match._offer` does, so nobody else may hold or edit it. ``to_move``: the
+        seat to move when the caller has just asked (-1: not given)."""
+        if to_move == -1:
+            to_move = self.to_move()
         if to_move is None:
             return []
         seat = to_move if seat is None else seat
@@ -530,21 +547,19 @@ class GuinoteMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
-        if self.cantes:
-            pair = seat % 2
-            cantes = tuple(SungCante(singer, None if (after > rules.PHASE1_TRICKS and points == 20
-                                                      and singer % 2 != pair) else suit, points, after)
-                           for singer, suit, points, after in self.cantes)
-        else:
-            cantes = ()
+        cantes = _sung(tuple(self.cantes), seat % 2) if self.cantes else ()
         hands, card_points, carry, score, cotos = self.hands, self.card_points, self.carry, self.score, self.cotos
         to_move = self.to_move()
-        legal = tuple(self._legal(seat))
+        legal = tuple(self._legal(seat, to_move))
         key = self._bot_key_bytes
         if key is None:
             key = self._bot_key()
+        cell = self._done_cell
+        if cell[0] != len(self.tricks):
+            cell = self._done_cell = [len(self.tricks), None]
         view = _new(GuinoteView)
-        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict.
+        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict;
+        # besides them the cell of the finished tricks' cards (see finished_cards).
         _setattr(view, "__dict__", {
             "seat": seat, "options": self.options, "hand_number": self.hand, "dealer": self.dealer,
             "mano": self.mano, "trump": self.trump, "pinta": self.pinta, "pinta_taker": self.pinta_taker,
@@ -555,7 +570,8 @@ class GuinoteMatch(Match):
             "card_points": (card_points[0], card_points[1]), "cantes": cantes, "window_pair": self.window_pair,
             "deciding": self.exchange_seat if self.pending_draw is not None else None, "vueltas": self.vueltas,
             "carry": (carry[0], carry[1]), "score": (score[0], score[1]), "cotos": (cotos[0], cotos[1]),
-            "over": self.finished, "legal": legal, "decision": (key, len(self.moves), seat)})
+            "over": self.finished, "legal": legal, "decision": (key, len(self.moves), seat),
+            "_tricks_cards": cell})
         return view
 
     def clone(self) -> GuinoteMatch:
@@ -697,6 +713,24 @@ def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any
         match.apply(move, seat)
         out.append((seat, move))
     return out
+
+
+_SUNG: dict[tuple, tuple[SungCante, ...]] = {}
+
+
+def _sung(cantes: tuple[tuple[int, str, int, int], ...], pair: int) -> tuple[SungCante, ...]:
+    """The cantes as a seat of ``pair`` sees them (a 20 sung by the other pair in arrastre shows no
+    suit), remembered: a pure function of its arguments, met again at every view until the next cante."""
+    key = (cantes, pair)
+    sung = _SUNG.get(key)
+    if sung is None:
+        if len(_SUNG) > 4096:
+            _SUNG.clear()
+        sung = _SUNG[key] = tuple(
+            SungCante(singer, None if (after > rules.PHASE1_TRICKS and points == 20 and singer % 2 != pair)
+                      else suit, points, after)
+            for singer, suit, points, after in cantes)
+    return sung
 
 
 def rules_seven(trump: str) -> SpanishCard:
