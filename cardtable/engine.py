@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self
 
 from cardtable.rng import MAX_SEED, Rng
@@ -196,8 +196,9 @@ class Match(ABC):
         self._log: list[dict[str, Any]] = []      # the history records built so far
         self._pending: list[Any] = []             # not built yet: (seat, move, hand) or a record
         self._events: list[dict[str, Any]] = []   # the deal / hand_end / match_end records only
-        # (seat, the list legal_moves() returned last, whether the seat was the one to move (None: unknown))
-        self._trusted: tuple[int, list, bool | None] | None = None
+        # (seat, the list legal_moves() returned last (or the tuple a view holds), whether the seat was the
+        # one to move (None: unknown))
+        self._trusted: tuple[int, Sequence[Any], bool | None] | None = None
         self._bot_key_bytes: bytes | None = None
 
     # -- the hand history, built only when read
@@ -437,16 +438,23 @@ def next_auto_move(match: Match, bot_for: Callable[[int], Bot | None],
         return None
     if armed is not None:
         return armed
-    forced = match.automatic_move(seat)
-    if forced is not None:
-        return seat, forced
-    for other in match.optional_movers():
-        bot = bot_for(other) if other != seat else None
-        if bot is not None:
-            move = bot.choose(match.view(other))
-            if move is not None:
-                return other, move
+    kind = type(match)
+    if kind.automatic_move is not _NO_AUTOMATIC_MOVE:       # (the base's hooks answer None and [])
+        forced = match.automatic_move(seat)
+        if forced is not None:
+            return seat, forced
+    if kind.optional_movers is not _NO_OPTIONAL_MOVERS:
+        for other in match.optional_movers():
+            bot = bot_for(other) if other != seat else None
+            if bot is not None:
+                move = bot.choose(match.view(other))
+                if move is not None:
+                    return other, move
     bot = bot_for(seat)
     if bot is None:
         return None
     return seat, (bot.choose(match.view(seat)) if decide else None)
+
+
+_NO_AUTOMATIC_MOVE = Match.automatic_move
+_NO_OPTIONAL_MOVERS = Match.optional_movers

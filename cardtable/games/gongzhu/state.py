@@ -283,29 +283,52 @@ class GongZhuMatch(Match):
     def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
         return list(self._legal(seat))
 
-    def _legal(self, seat: int | None) -> list[Show | Play]:
-        """``legal_moves`` without the copy (the view makes its own tuple): the list is trusted for the
-        seat to move as :meth:`Match._offer` does, so nobody else may hold or edit it."""
+    def _legal(self, seat: int | None) -> tuple[Show | Play, ...]:
+        """``legal_moves`` as the tuple the view holds: trusted for the seat to move as
+        :meth:`Match._offer` trusts its list (a tuple: nobody can edit it)."""
         if self.finished:
-            return []
+            return ()
         shown = self.shown
-        moves: list[Show | Play]
+        moves: tuple[Show | Play, ...]
         if None in shown:
             to_move = shown.index(None)
             if seat is not None and seat != to_move:
-                return []
-            moves = list(_shows(tuple(rules.showable_in(self.hands[to_move], self.options.showable_cards))))
+                return ()
+            moves = _shows(tuple(rules.showable_in(self.hands[to_move], self.options.showable_cards)))
         else:
             trick = self.trick
             to_move = (trick[-1][0] + 1) % 4 if trick else self.leader
             if seat is not None and seat != to_move:
-                return []
+                return ()
             plays = _PLAYS
             cards = rules.legal_cards(self.hands[to_move], trick, self.suits_led, shown[to_move],
                                       self.must_lead_2c and not trick and not self.tricks)
-            moves = [plays[card] for card in cards]
+            moves = tuple([plays[card] for card in cards])
         self._trusted = (to_move, moves, True)
         return moves
+
+    def apply(self, move: Any, seat: int | None = None) -> None:
+        """:meth:`Match.apply` (the trusted path included: ``_legal`` always trusts the seat to move),
+        with a play that does not end a trick applied straight away."""
+        trusted = self._trusted
+        if trusted is not None and (trusted[2] if seat is None else trusted[0] == seat):
+            for candidate in trusted[1]:      # this very object (not an equal one)?
+                if candidate is move:
+                    seat = trusted[0]
+                    break
+            else:
+                seat = self._check_turn_and_move(move, seat)
+        else:
+            seat = self._check_turn_and_move(move, seat)
+        self._trusted = None
+        self.moves.append((seat, move))
+        self._pending.append((seat, move, self.hand))
+        trick = self.trick
+        if type(move) is Play and len(trick) < 3:
+            self.hands[seat].remove(move.card)
+            trick.append((seat, move.card))
+            return
+        self._apply(move, seat)
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -396,7 +419,7 @@ class GongZhuMatch(Match):
             "counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
             "shown": public_shown, "my_show": shown[seat], "leader": self.leader, "trick": tuple(trick),
             "tricks": tricks, "winners": winners, "taken": taken, "totals": totals, "suits_led": suits_led,
-            "legal": tuple(self._legal(seat)) if to_move == seat else (),
+            "legal": self._legal(seat) if to_move == seat else (),
             "decision": (self._bot_key_bytes or self._bot_key(), len(self.moves), seat),
             "_tricks_cards": done})
         return view
