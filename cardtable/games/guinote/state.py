@@ -334,8 +334,8 @@ class GuinoteMatch(Match):
 
     def _legal(self, seat: int | None, to_move: int | None = -1) -> list[Move]:
         """``legal_moves`` without the copy (the view makes its own tuple): the list is trusted for
-        ``seat`` as :meth:`Match._offer` does, so nobody else may hold or edit it. ``to_move``: the
-        seat to move when the caller has just asked (-1: not given)."""
+        ``seat`` as :meth:`Match._offer` trusts its list, so nobody else may hold or edit it.
+        ``to_move``: the seat to move when the caller has just asked (-1: not given)."""
         if to_move == -1:
             to_move = self.to_move()
         if to_move is None:
