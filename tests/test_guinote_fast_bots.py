@@ -1,9 +1,9 @@
 """Guiñote's fast paths give what the plain rule gives: the trick winner written out over the card
-tables against ``tricks.winning_index``, the cante/claim options against ``rules.can_sing``, the
-views' played cards (a cell shared by the views until the next trick ends) against the tricks, and the
-easy and normal bots (per-card key tables, the unseen cards read as per-suit tops) against a plain
-transcription of their policies, over states reached by random legal play (hypothesis draws the
-deal and the moves)."""
+tables against ``tricks.winning_index``; the arrastre obligations and the cante/claim options against
+the rule as first written; the views' played cards (a cell shared by the views until the next trick
+ends) against the tricks; and the easy and normal bots (per-card key tables, the unseen cards read as
+per-suit tops) against a plain transcription of their policies, over states reached by random legal
+play (hypothesis draws the deal and the moves)."""
 
 from __future__ import annotations
 
@@ -125,6 +125,22 @@ def plain_normal(view):
     return Play(min(cards, key=lambda c: plain_keep_value(c, view)))
 
 
+def plain_arrastre_plays(hand, trick, seat, trump):
+    hand = list(hand)
+    if not trick:
+        return hand
+    lead = trick[0][1].suit
+    top_seat, top = trick[winning_index(trick, rules.suit_of, rules.strength, trump)]
+    same = [c for c in hand if c.suit == lead]
+    if top_seat == partner(seat):
+        return same or hand
+    if same:
+        if top.suit == trump and lead != trump:
+            return same
+        return [c for c in same if plain_beats(c, top, trump)] or same
+    return [c for c in hand if plain_beats(c, top, trump)] or hand
+
+
 def plain_optional(match, seat):
     if match.window_pair is None or team_of(seat) != match.window_pair:
         return []
@@ -158,6 +174,8 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
             break
         for other in range(4):
             assert match._optional(other) == plain_optional(match, other)
+            assert (rules.arrastre_plays(match.hands[other], match.trick, other, match.trump)
+                    == plain_arrastre_plays(match.hands[other], match.trick, other, match.trump))
             view = match.view(other)
             if rng.below(8) == 0:
                 kept.append(view)

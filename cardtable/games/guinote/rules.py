@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from cardtable.cards import SpanishCard
-from cardtable.tricks import partner
 
 # High to low: As, 3, Rey, Sota, Caballo, 7, 6, 5, 4, 2 (Sota above Caballo: the reverse of Tute).
 ORDER = (1, 3, 12, 10, 11, 7, 6, 5, 4, 2)
@@ -93,21 +92,31 @@ def beats(card: SpanishCard, top: SpanishCard, trump: str) -> bool:
 
 def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],
                    seat: int, trump: str) -> list[SpanishCard]:
-    """The cards ``seat`` may play in arrastre (tricks 5-10), straight from the rules page."""
+    """The cards ``seat`` may play in arrastre (tricks 5-10), straight from the rules page: follow suit
+    (beating the winning card when it can, unless a trump from another suit wins it), else trump
+    (over-trumping a trump that wins it) — but a seat whose partner wins the trick need only follow.
+    (``beats`` is written out over the strength table: a card beats the top one with a stronger card
+    of its suit, or with a trump when the top one is not a trump.)"""
     hand = list(hand)
     if not trick:
         return hand
-    lead = trick[0][1].suit
+    lead = trick[0][1][1]
     top_seat, top = trick[winner_index(trick, trump)]
-    same = [c for c in hand if c.suit == lead]
-    if top_seat == partner(seat):
+    same = [c for c in hand if c[1] == lead]
+    if top_seat == (seat + 2) % 4:                # partner(seat)
         return same or hand
+    strength = STRENGTH_OF
+    top_suit, high = top[1], strength[top]
     if same:
-        if top.suit == trump and lead != trump:
+        if top_suit == trump and lead != trump:
             return same
-        higher = [c for c in same if beats(c, top, trump)]
+        # lead == top_suit here: the top card is of the suit led (or a trump led).
+        higher = [c for c in same if strength[c] > high]
         return higher or same
-    winners = [c for c in hand if beats(c, top, trump)]
+    if top_suit == trump:
+        winners = [c for c in hand if c[1] == trump and strength[c] > high]
+    else:
+        winners = [c for c in hand if c[1] == trump]      # no card of the suit led (the top's suit)
     return winners or hand
 
 
