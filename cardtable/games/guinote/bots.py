@@ -160,10 +160,9 @@ class NormalBot:
     level = "normal"
 
     def choose(self, view: GuinoteView):
-        optional = _optional_choice(view)
+        optional, cards = _choice_or_cards(view)
         if optional is not None or view.to_move != view.seat:
             return optional
-        cards = [m.card for m in view.legal if isinstance(m, Play)]
         if len(cards) == 1:
             return play_of(cards[0])
         unseen = Unseen(view)
@@ -241,7 +240,7 @@ class Unseen:
     the normal bot asks about it: whether an unseen card beats a given one, and how many trumps are
     unseen."""
 
-    __slots__ = ("tops", "trump", "trumps")
+    __slots__ = ("_trumps", "known", "tops", "trump")
 
     def __init__(self, view: GuinoteView) -> None:
         known = set(view.finished_cards())
@@ -261,8 +260,17 @@ class Unseen:
                     break
             tops[suit] = top
         self.tops = tops
-        self.trump = trump = view.trump
-        self.trumps = sum(1 for c in _STRONGEST_FIRST[trump] if c not in known)
+        self.trump = view.trump
+        self.known = known
+        self._trumps: int | None = None
+
+    @property
+    def trumps(self) -> int:
+        """How many trumps are unseen (counted when first asked)."""
+        if self._trumps is None:
+            known = self.known
+            self._trumps = sum(1 for c in _STRONGEST_FIRST[self.trump] if c not in known)
+        return self._trumps
 
     def beaten(self, card: SpanishCard) -> bool:
         """Does some unseen card beat ``card`` (``rules.beats``): a stronger one of its suit, or any
