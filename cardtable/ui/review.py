@@ -236,7 +236,7 @@ class GuinoteRenderer(Renderer):
         from cardtable.ui.guinote import suit_name
 
         text = Text(f"{t('review_gn_trick_points')}: ", style="bold")
-        side = 0 if step.gained[0] else 1
+        side = step.winner % 2                   # the pair that took the trick, even when it held no points
         text.append(f"{t('gn_us') if side == 0 else t('gn_them')} +{step.gained[side]}")
         if step.number == 10:
             text.append(f"  ({t('review_gn_ultimas')})", style="italic")

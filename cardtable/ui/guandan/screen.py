@@ -475,7 +475,7 @@ class GuandanScreen(GameScreen):
 
             plays.sort(key=cost)
             partner_winning = view.top is not None and view.top.seat == partner(HUMAN)
-            if partner_winning:
+            if partner_winning and plays:      # (no play beats it: no list, «No play beats the table: pass»)
                 out = [p for p in plays if len(p.cards) == len(view.hand)]
                 cycle = [(list(p.cards), t("gd_hint_out", play=combo_name(combo_of(p)))) for p in out]
                 cycle.append(([], t("gd_hint_partner")))
@@ -522,7 +522,8 @@ class GuandanScreen(GameScreen):
                 self.set_status(t("gd_bad_tribute") if kind is Tribute else t("gd_bad_return"))
             return
         if not cards:
-            self.set_status(t("gd_nothing"))
+            # «Take cards…», or «No play beats the table: pass» when nothing could be taken to beat it
+            self.set_status(self._describe_selection())
             return
         readings = self._readings()
         beating = self._beating_readings()
