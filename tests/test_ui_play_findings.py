@@ -65,3 +65,66 @@ async def test_guandan_says_pass_when_nothing_beats_a_winning_partner(tmp_path):
         await pilot.press("enter")
         assert gd_status(screen) == "No play beats the table: pass."
         assert len(screen.match.moves) == moves             # nothing was played or passed
+
+
+# ---------------------------------------------------------------- Gong Zhu: the showing panel
+async def test_gongzhu_show_panel_moves_between_the_cards_with_the_arrows(tmp_path):
+    """The showing panel is a list of cards to tick: ↓ did nothing (only Tab moved), so Space, ↓, Space
+    ticked and unticked the Pig instead of showing the Goat. ↓ and ↑ now go to the next and previous."""
+    from textual.widgets import Checkbox
+
+    from cardtable.games.gongzhu.state import GongZhuOptions
+    from cardtable.ui.gongzhu import ShowPanel
+
+    app = make_app(tmp_path, launch=("new", "gongzhu", GongZhuOptions(), 0, "normal"))  # Q♠ J♦ A♥
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ShowPanel)
+        boxes = list(app.screen.query(Checkbox))
+        assert len(boxes) == 3 and app.screen.focused is boxes[0]
+        await pilot.press("down", "space")
+        assert app.screen.focused is boxes[1]
+        assert [box.value for box in boxes] == [False, True, False]
+        await pilot.press("down", "up", "up")
+        assert app.screen.focused is boxes[0]
+        await pilot.press("enter")                  # shows the Goat and plays on
+        await settle(pilot)
+        assert [card.code for card in table(app).match.shown[0]] == ["JD"]
+
+
+# ---------------------------------------------------------------- the results of a hand at 80×24
+async def test_hand_results_with_the_checkers_notes_keep_their_buttons_on_an_80x24_screen(tmp_path):
+    """Guandan hand 1 lost 1-2 with three plays flagged by the checker: the notes wrapped onto two lines
+    each and the dialog ran past the screen's last row, so «Review the hand», «Continue later» and
+    «Next hand» were not shown at all. The results now scroll (↓) between the title and the buttons."""
+    from textual.containers import VerticalScroll
+    from textual.widgets import Button
+
+    from cardtable.games.guandan.state import GuandanOptions
+    from cardtable.ui.guandan import GuandanSummary
+
+    record = {"type": "hand_end", "hand": 1, "finish": [1, 3, 0, 2], "winner_team": 1, "level_up": 3,
+              "levels": ["2", "5"], "a_failures": [0, 0], "match_won": False}
+    flags = ["The CPU would have played Single K: −0.8 levels expected",
+             "The CPU would have played Pair of 7s: −2.5 levels expected",
+             "The CPU would have played Single Q: −1.5 levels expected"]
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        dialog = GuandanSummary(record, False, GuandanOptions())
+        dialog.flags = flags
+        chosen = []
+        app.push_screen(dialog, callback=chosen.append)
+        await settle(pilot)
+        buttons = list(dialog.query(Button))
+        assert [str(b.label) for b in buttons] == ["Review the hand", "Continue later", "Next hand"]
+        for button in buttons:
+            region = button.region
+            assert region.height == 3 and region.y >= 0 and region.bottom <= 24, (button.label, region)
+        body = dialog.query_one("#hand-end-body", VerticalScroll)
+        assert body.max_scroll_y > 0                  # taller than its room: it scrolls, the buttons stay
+        await pilot.press("down", "down")
+        assert body.scroll_y == 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert chosen == ["next"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
@@ -36,7 +36,10 @@ class HandEndDialog(ChoiceDialog):
     BINDINGS = [Binding("n,enter", "choose('next')", "next_hand"),
                 Binding("escape", "choose('later')", "continue_later"),
                 Binding("d", "choose('replay')", "replay_deal"),
-                Binding("v", "choose('review')", "review_hand")]
+                Binding("v", "choose('review')", "review_hand"),
+                # the results and the checker's notes scroll when they are taller than the room (80×24)
+                Binding("up", "scroll_body(-1)", "scroll_up", show=False),
+                Binding("down", "scroll_body(1)", "scroll_down", show=False)]
     AUTO_FOCUS = "#next"
 
     def __init__(self, title: str, match_over: bool) -> None:
@@ -52,13 +55,16 @@ class HandEndDialog(ChoiceDialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield from self.body()
-            if self.flags:
-                yield Label(t("checker_flagged", n=len(self.flags)), classes="dialog-hint")
-                for flag in self.flags[:6]:
-                    yield Label(f"· {flag}", classes="dialog-hint")
-            if not self.practice:
-                yield Label(t("review_hint"), classes="dialog-hint")
+            # Between the title and the buttons, scrolling when taller than the dialog's room: the
+            # checker's notes under a Guandan or Gong Zhu table pushed the buttons off an 80×24 screen.
+            with VerticalScroll(id="hand-end-body", can_focus=False):
+                yield from self.body()
+                if self.flags:
+                    yield Label(t("checker_flagged", n=len(self.flags)), classes="dialog-hint")
+                    for flag in self.flags[:6]:
+                        yield Label(f"· {flag}", classes="dialog-hint")
+                if not self.practice:
+                    yield Label(t("review_hint"), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("review_hand"), id="review")
                 if self.practice:
@@ -67,6 +73,10 @@ class HandEndDialog(ChoiceDialog):
                     yield Button(t("continue_later"), id="later")
                     yield Button(t("continue") if self.match_over else t("next_hand"), id="next",
                                  variant="primary")
+
+
+    def action_scroll_body(self, step: int) -> None:
+        self.query_one("#hand-end-body", VerticalScroll).scroll_relative(y=step, animate=False)
 
 
 class MatchEndDialog(ChoiceDialog):

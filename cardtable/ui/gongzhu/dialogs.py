@@ -75,7 +75,10 @@ class ShowPanel(AnswerOnce):
     """One checkbox per showable card held, with its effect; «Show n and play» / «No, play»."""
 
     BINDINGS = [Binding("escape", "no_show", "gz_no_show"),
-                Binding("enter", "confirm", "gz_play", priority=True)]
+                Binding("enter", "confirm", "gz_play", priority=True),
+                # a list of cards: ↑ ↓ go from one to the next, as Tab / Shift+Tab do
+                Binding("up", "app.focus_previous", "focus_previous", show=False),
+                Binding("down", "app.focus_next", "focus_next", show=False)]
     DEFAULT_CSS = """
     ShowPanel { align: center top; }
     ShowPanel .dialog { width: 60; margin-top: 5; padding: 0 2; }
