@@ -128,3 +128,56 @@ async def test_hand_results_with_the_checkers_notes_keep_their_buttons_on_an_80x
         await pilot.press("enter")
         await settle(pilot)
         assert chosen == ["next"]
+
+
+# ---------------------------------------------------------------- Guiñote hints: cards in a reason
+async def test_guinote_hint_reasons_name_their_cards_with_articles_and_a_list(tmp_path):
+    """«Pista: 3 de copas — arrastra: tienes As de copas 3 de copas»: the cards of a reason were written
+    one after the other without article or «y». They read as the table's sentences do."""
+    from types import SimpleNamespace
+
+    from cardtable import hints
+    from cardtable.cards import parse_spanish_card
+
+    as_c, tres_c, sota_o = (parse_spanish_card(code) for code in ("1C", "3C", "10O"))
+    for lang, draw, give in (
+            ("es", "Pista: 3 de copas — arrastra: tienes el As de copas y el 3 de copas",
+             "Pista: 3 de copas — la baza está perdida: da la Sota de oros"),
+            ("en", "Hint: 3 of copas — draws trumps: you hold the As of copas and the 3 of copas",
+             "Hint: 3 of copas — the trick is lost: gives the Sota of oros")):
+        app = pinned_app(tmp_path / lang, "guinote-mid-hand", lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = table(app)
+
+            def line(key, **params):
+                hint = SimpleNamespace(move=tres_c, reason=hints.Reason.of(key, **params), gain=None,
+                                       runner_up=None)
+                return screen.hint_text(hint)
+
+            assert line("gn_why_draw_trumps", cards=(as_c, tres_c)) == draw
+            assert line("gn_why_give", card=sota_o) == give
+
+
+# ---------------------------------------------------------------- home: the saved games
+async def test_home_lists_each_saved_game_on_one_line_in_spanish(tmp_path):
+    """«guandan-20261201-204339  Guandan · mano 3 al 8 · niveles: nosotros 2, ellos» and «8» alone on the
+    next line: at 80 columns a Spanish Guandan save wrapped. Each save is one line (cut with «…»)."""
+    from cardtable import games
+    from cardtable.saves import SaveStore
+
+    store = SaveStore(tmp_path / "saves")
+    players = ["human", "cpu:normal", "cpu:normal", "cpu:normal"]
+    for slot, game in (("guandan-20261201-204339", "guandan"), ("gongzhu-20261201-203712", "gongzhu")):
+        store.save(slot, games.get(game).new_match(seed=3), players)
+    app = make_app(tmp_path, lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lines = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        title = next(i for i, line in enumerate(lines) if "Partidas guardadas" in line)
+        shown = [line for line in lines[title + 1:title + 4] if line.strip()]
+        assert len(shown) == 2, shown
+        assert shown[0].lstrip().startswith("gongzhu-") or shown[0].lstrip().startswith("guandan-")
+        assert all(line.lstrip().split()[0].startswith(("guandan-", "gongzhu-")) for line in shown), shown
+        guandan = next(line for line in shown if "guandan-" in line)
+        assert "niveles" in guandan and len(guandan) <= 80

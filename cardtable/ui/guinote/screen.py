@@ -400,6 +400,16 @@ class GuinoteScreen(GameScreen):
         elif isinstance(move, Exchange):
             self.set_status(t("gn_hint_exchange"))
 
+    def param_text(self, value: Any) -> str:
+        """Cards inside a hint's reason carry their article, several joined as a list: «arrastra: tienes
+        el As de copas y el 3 de copas» (not «tienes As de copas 3 de copas»), «da la Sota de oros»."""
+        if isinstance(value, SpanishCard):
+            return the_card(value)
+        if type(value) is tuple and value and all(isinstance(card, SpanishCard) for card in value):
+            names = [the_card(card) for card in value]
+            return names[0] if len(names) == 1 else t("list_and", first=", ".join(names[:-1]), last=names[-1])
+        return super().param_text(value)
+
     def move_text(self, move: Any) -> str:
         if isinstance(move, Play):
             move = move.card
