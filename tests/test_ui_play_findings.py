@@ -181,3 +181,25 @@ async def test_home_lists_each_saved_game_on_one_line_in_spanish(tmp_path):
         assert all(line.lstrip().split()[0].startswith(("guandan-", "gongzhu-")) for line in shown), shown
         guandan = next(line for line in shown if "guandan-" in line)
         assert "niveles" in guandan and len(guandan) <= 80
+
+
+# ---------------------------------------------------------------- Home / End along the hand
+async def test_home_and_end_go_to_the_first_and_last_card_of_the_hand(tmp_path):
+    """In Gong Zhu and Guiñote Home and End did nothing (Guandan's columns and the review have them):
+    they now put the cursor on the first and the last card, nothing lifted."""
+    from cardtable.ui.widgets import HandView
+
+    for example in ("gongzhu-mid-hand", "guinote-mid-hand"):
+        app = pinned_app(tmp_path / example, example)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = table(app)
+            moves = len(screen.match.moves)
+            assert_human_to_move(screen, moves)
+            hand = screen.query_one(HandView)
+            assert len(hand.cards) > 2
+            await pilot.press("end")
+            assert hand.cursor == len(hand.cards) - 1 and hand.lifted is None
+            await pilot.press("up", "home")
+            assert hand.cursor == 0 and hand.lifted is None
+            assert len(screen.match.moves) == moves

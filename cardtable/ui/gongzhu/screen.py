@@ -36,6 +36,8 @@ class GongZhuScreen(GameScreen):
     BINDINGS = [
         Binding("left", "move(-1)", "move_left", show=False),
         Binding("right", "move(1)", "move_right", show=False),
+        Binding("home", "move_to(0)", "first_card", show=False),     # the first / last card of the hand
+        Binding("end", "move_to(-1)", "last_card", show=False),
         Binding("up", "lift", "lift", show=False),
         Binding("down", "lower", "lower", show=False),
         Binding("enter,space", "choose", "gz_play"),
@@ -185,6 +187,13 @@ class GongZhuScreen(GameScreen):
         hand = self.query_one(HandView)
         if hand.cards:
             hand.cursor = (hand.cursor + step) % len(hand.cards)
+            hand.lifted = None
+            self._explain(hand.current)
+
+    def action_move_to(self, index: int) -> None:
+        hand = self.query_one(HandView)
+        if hand.cards:
+            hand.cursor = index % len(hand.cards)
             hand.lifted = None
             self._explain(hand.current)
 
