@@ -353,21 +353,22 @@ class Match(ABC):
         The trusted fast path: a move object taken from the list :meth:`legal_moves` returned last (for
         this seat, with nothing applied since) is legal by construction and is not validated again. Any
         other move (the UI's, a save's, a history's, a hand-built one) gets the full check."""
-        trusted = self._trusted
-        if trusted is not None and (trusted[0] == seat if seat is not None else
-                                    trusted[2] or (trusted[2] is None and trusted[0] == self.to_move())):
-            for candidate in trusted[1]:      # this very object (not an equal one)?
-                if candidate is move:
-                    seat = trusted[0]
-                    break
-            else:
-                seat = self._check_turn_and_move(move, seat)
-        else:
-            seat = self._check_turn_and_move(move, seat)
+        seat = self._seat_of(move, seat)
         self._trusted = None
         self.moves.append((seat, move))
         self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
+
+    def _seat_of(self, move: Any, seat: int | None) -> int:
+        """The seat ``move`` is applied for: that of the trusted list when ``move`` is one of its very
+        objects (not an equal one), else what the full check of :meth:`_check_turn_and_move` says."""
+        trusted = self._trusted
+        if trusted is not None and (trusted[0] == seat if seat is not None else
+                                    trusted[2] or (trusted[2] is None and trusted[0] == self.to_move())):
+            for candidate in trusted[1]:
+                if candidate is move:
+                    return trusted[0]
+        return self._check_turn_and_move(move, seat)
 
     def _offer(self, seat: int, moves: list, to_move: bool | None = None) -> list:
         """Return a freshly built legal list from ``legal_moves``: its moves become trusted for ``seat``

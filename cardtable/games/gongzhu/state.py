@@ -310,16 +310,7 @@ class GongZhuMatch(Match):
     def apply(self, move: Any, seat: int | None = None) -> None:
         """:meth:`Match.apply` (the trusted path included: ``_legal`` always trusts the seat to move),
         with a play that does not end a trick applied straight away."""
-        trusted = self._trusted
-        if trusted is not None and (trusted[2] if seat is None else trusted[0] == seat):
-            for candidate in trusted[1]:      # this very object (not an equal one)?
-                if candidate is move:
-                    seat = trusted[0]
-                    break
-            else:
-                seat = self._check_turn_and_move(move, seat)
-        else:
-            seat = self._check_turn_and_move(move, seat)
+        seat = self._seat_of(move, seat)
         self._trusted = None
         self.moves.append((seat, move))
         self._pending.append((seat, move, self.hand))

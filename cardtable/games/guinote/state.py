@@ -640,16 +640,7 @@ class GuinoteMatch(Match):
         """:meth:`Match.apply` (the trusted path included: ``_legal`` always says whether its seat is
         the one to move), with a play applied straight away and a keep of the 7 saved without a
         history line (see KeepSeven)."""
-        trusted = self._trusted
-        if trusted is not None and (trusted[2] if seat is None else trusted[0] == seat):
-            for candidate in trusted[1]:      # this very object (not an equal one)?
-                if candidate is move:
-                    seat = trusted[0]
-                    break
-            else:
-                seat = self._check_turn_and_move(move, seat)
-        else:
-            seat = self._check_turn_and_move(move, seat)
+        seat = self._seat_of(move, seat)
         self._trusted = None
         self.moves.append((seat, move))
         if type(move) is Play:
