@@ -150,7 +150,7 @@ async def test_guinote_hint_reasons_name_their_cards_with_articles_and_a_list(tm
             await settle(pilot)
             screen = table(app)
 
-            def line(key, **params):
+            def line(key, screen=screen, **params):
                 hint = SimpleNamespace(move=tres_c, reason=hints.Reason.of(key, **params), gain=None,
                                        runner_up=None)
                 return screen.hint_text(hint)
