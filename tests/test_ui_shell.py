@@ -130,6 +130,19 @@ async def test_small_terminal_shows_a_message_and_recovers(tmp_path):
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "zh"])
+async def test_the_small_terminal_message_breaks_between_its_sentences(tmp_path, lang):
+    """At 70×20 each sentence keeps a line of its own (Spanish left «por favor.» alone on the last line)."""
+    from rich.cells import cell_len
+
+    app = make_app(tmp_path, lang=lang)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await settle(pilot)
+        lines = str(app.screen.query_one("#too-small").render()).splitlines()
+        assert len(lines) == 2 and "80×24" in lines[0]
+        assert all(cell_len(line) <= 70 for line in lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "zh"])
 def test_home_snapshot(snap_compare, tmp_path, lang):
     assert snap_compare(make_app(tmp_path, lang=lang), terminal_size=(80, 24))
 
