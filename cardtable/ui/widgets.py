@@ -60,6 +60,14 @@ class HandView(Widget, can_focus=True):
     def current(self) -> Any:
         return self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
 
+    def point(self, index: int) -> Any:
+        """Put the cursor on card ``index`` (counted round the hand: -1 is the last card), lower a lifted
+        card, and return the card now under the cursor (None for an empty hand)."""
+        if self.cards:
+            self.cursor = index % len(self.cards)
+            self.lifted = None
+        return self.current
+
     def _offset(self) -> int:
         return max(0, (self.size.width - self.SLOT * len(self.cards)) // 2)
 

@@ -178,24 +178,17 @@ class GongZhuScreen(GameScreen):
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("choose", "hint", "lift", "lower", "move"):   # shown dimmed while it is not your turn
+        if action in ("choose", "hint", "lift", "lower", "move", "move_to"):   # shown dimmed while it is not your turn
             view = self.human_view()
             return True if view.to_move == HUMAN and view.phase == "play" and not self.dealing else None
         return True
 
     def action_move(self, step: int) -> None:
         hand = self.query_one(HandView)
-        if hand.cards:
-            hand.cursor = (hand.cursor + step) % len(hand.cards)
-            hand.lifted = None
-            self._explain(hand.current)
+        self._explain(hand.point(hand.cursor + step))
 
     def action_move_to(self, index: int) -> None:
-        hand = self.query_one(HandView)
-        if hand.cards:
-            hand.cursor = index % len(hand.cards)
-            hand.lifted = None
-            self._explain(hand.current)
+        self._explain(self.query_one(HandView).point(index))
 
     def _explain(self, card: Card | None) -> None:
         if card is None:

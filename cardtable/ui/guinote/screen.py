@@ -295,7 +295,7 @@ class GuinoteScreen(GameScreen):
         # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
         view = self.human_view()
         mine = view.to_move == HUMAN and not self.pending_results and not self.dealing
-        if action in ("choose", "lift", "lower", "move"):
+        if action in ("choose", "lift", "lower", "move", "move_to"):
             return True if mine and view.deciding is None else None
         if action == "keep_seven":
             return view.deciding == HUMAN
@@ -305,17 +305,10 @@ class GuinoteScreen(GameScreen):
 
     def action_move(self, step: int) -> None:
         hand = self.query_one(HandView)
-        if hand.cards:
-            hand.cursor = (hand.cursor + step) % len(hand.cards)
-            hand.lifted = None
-            self._explain(hand.current)
+        self._explain(hand.point(hand.cursor + step))
 
     def action_move_to(self, index: int) -> None:
-        hand = self.query_one(HandView)
-        if hand.cards:
-            hand.cursor = index % len(hand.cards)
-            hand.lifted = None
-            self._explain(hand.current)
+        self._explain(self.query_one(HandView).point(index))
 
     def _explain(self, card: SpanishCard | None) -> None:
         if card is None or self.match.to_move() != HUMAN:
