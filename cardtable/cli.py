@@ -465,13 +465,20 @@ def _sim_with_progress(spec, options, args, seed, players, history):
                        hands=args.hands)
 
 
+def _rate_text(rate: float) -> str:
+    """A rate to three significant figures at most, never rounded to 0 (a hard arena plays 0.35 hands/s)."""
+    if rate >= 100 or rate == float("inf"):
+        return f"{rate:.0f}"
+    return f"{rate:.3g}"
+
+
 def _print_sim(spec, result, players) -> None:
     from rich.table import Table
 
     console = output.console(highlight=False)
     rate = result.hands / result.seconds if result.seconds else float("inf")
     console.print(f"{spec.title}: {result.matches} matches, {result.hands} hands, {result.moves} moves "
-                  f"in {result.seconds:.2f} s ({rate:.0f} hands/s)")
+                  f"in {result.seconds:.2f} s ({_rate_text(rate)} hands/s)")
     table = Table(title=f"by CPU level ({spec.score_label})")
     table.add_column("level")
     table.add_column("team-hands" if spec.partnerships else "seat-hands", justify="right")

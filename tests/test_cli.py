@@ -264,3 +264,13 @@ def test_saves_output_never_carries_control_characters(tmp_path_factory, fields,
     assert _cmd_saves(Namespace(save_dir=saves), out) == 0
     text = out.getvalue()
     assert all(c == "\n" or unicodedata.category(c) not in {"Cc", "Cf"} for c in text), repr(text)
+
+
+def test_sim_rate_is_never_rounded_to_zero():
+    """A hard arena plays well under one hand a second: the summary shows 0.35, not 0."""
+    from cardtable.cli import _rate_text
+
+    assert _rate_text(0.3498) == "0.35"
+    assert _rate_text(12.345) == "12.3"
+    assert _rate_text(2345.6) == "2346"
+    assert _rate_text(float("inf")) == "inf"
