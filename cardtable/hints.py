@@ -24,7 +24,11 @@ from cardtable.search import Budget, Evaluation
 
 @dataclasses.dataclass(frozen=True)
 class Reason:
-    """Why: an i18n key and its parameters (cards, plays, numbers, already translated words)."""
+    """Why: an i18n key and its parameters (cards, plays, numbers, already translated words, or a
+    Reason for a part of the sentence). A reason says what the play does given what the view shows:
+    a trick is «taken» only when nobody after the seat can beat the card, a later player's answer is
+    only «may», points are those on the table (signed, never a 0 that reads as a gain), and a trick the
+    partner is winning is named as the partner's."""
 
     key: str
     params: tuple[tuple[str, Any], ...] = ()
@@ -89,9 +93,16 @@ def flag_of(hand: int, played: Any, better: Any, paired: tuple[float, float], th
 
 
 def render(reason: Reason, fmt: Callable[[Any], str]) -> str:
-    """The reason in the current language; ``fmt`` writes the cards and plays among the parameters."""
-    params = {name: value if isinstance(value, (str, int, float)) else fmt(value) for name, value in reason.params}
+    """The reason in the current language; ``fmt`` writes the cards and plays among the parameters, and
+    a parameter that is itself a :class:`Reason` (a part of the sentence, «trumps in») is rendered first."""
+    params = {name: value if isinstance(value, (str, int, float)) else
+              render(value, fmt) if isinstance(value, Reason) else fmt(value) for name, value in reason.params}
     return t(reason.key, **params)
+
+
+def signed(points: int) -> str:
+    """Points as a reason writes them: «+100», «−30» (a true minus sign), «0»."""
+    return f"{points:+d}".replace("-", "\u2212") if points else "0"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -144,7 +144,8 @@ def test_gongzhu_refusing_the_goat_as_last_player_is_flagged():
     assert flag is not None and flag.better == Play(parse_card("JD")) and flag.cost > 20
     assert spec.advice.check(view, Play(parse_card("JD"))) is None
     hint = spec.advice.hint(view)
-    assert hint.move == Play(parse_card("JD")) and hint.reason.key == "gz_why_take_last"
+    assert hint.move == Play(parse_card("JD"))
+    assert hint.reason == hints.Reason.of("gz_why_take_plus", points="+100")      # the Goat, as it stands
 
 
 def test_check_play_rates_only_the_checked_moves_with_a_choice_and_a_different_better_one():

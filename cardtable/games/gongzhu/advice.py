@@ -8,9 +8,10 @@ The unit is the seat's own expected points for the hand; a play is flagged when 
 from __future__ import annotations
 
 from cardtable import hints, search
+from cardtable.cards import Card
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.bots import NormalBot
-from cardtable.games.gongzhu.rules import HEART_ACE, PIG, TRANSFORMER
+from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, TRANSFORMER
 from cardtable.games.gongzhu.search import DEFAULT_BUDGET, HardBot, hand_points, world
 from cardtable.games.gongzhu.state import GongZhuView, Play, Show
 from cardtable.i18n import t
@@ -24,47 +25,110 @@ GAIN_MIN = 2.0    # the hint shows its edge over the runner-up from this much (p
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
+def later_seats(view: GongZhuView) -> list[int]:
+    """The seats still to play in the current trick after this one."""
+    played = {seat for seat, _ in view.trick}
+    return [seat for seat in range(4) if seat != view.seat and seat not in played]
+
+
+def may_beat(view: GongZhuView, card: Card, seats: list[int]) -> bool:
+    """Could one of ``seats`` hold a higher card of ``card``'s suit, as far as the view knows (the
+    unseen cards, the suits a seat showed it lacks, the shown cards and who showed them)?"""
+    if not seats:
+        return False
+    voids = view.voids()
+    owner = {c: seat for seat, cards in enumerate(view.shown) for c in cards}
+    for other in view.unseen:
+        if other.suit != card.suit or other.rank <= card.rank:
+            continue
+        if other in owner:
+            if owner[other] in seats:
+                return True
+        elif any(other.suit not in voids[seat] for seat in seats):
+            return True
+    return False
+
+
+def face_points(view: GongZhuView, cards) -> int:
+    """The cards' points as they stand (hearts, Pig, Goat, doubled when shown; the Transformer, which
+    multiplies a whole hand, is not counted here)."""
+    shown = view.all_shown
+    total = sum(rules.heart_value(c) for c in cards) * (2 if HEART_ACE in shown else 1)
+    if PIG in cards:
+        total -= 200 if PIG in shown else 100
+    if GOAT in cards:
+        total += 200 if GOAT in shown else 100
+    return total
+
+
 def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation | None = None) -> hints.Reason:
-    """Why ``move`` (a play) is good here, from what the view shows (and, where the view says little,
-    from the search's ``evaluation``)."""
+    """Why ``move`` is good here, in what the view shows at this point: a trick is said to be taken
+    only when nobody after this seat can beat the card (it plays last, or no higher card of the suit
+    can come), points are the cards' own and signed, and a claim about later players says «may»."""
+    Reason = hints.Reason
     if isinstance(move, Show):
-        return hints.Reason.of("gz_why_show", cards=move.cards) if move.cards else hints.Reason.of("gz_why_show_none")
+        return Reason.of("gz_why_show", cards=move.cards) if move.cards else Reason.of("gz_why_show_none")
     card = move.card
     if len(view.legal) <= 1:
-        return hints.Reason.of("gz_why_forced")
+        return Reason.of("gz_why_forced")
+    suit = SUITS[card.suit]
     same = [c for c in view.hand if c.suit == card.suit]
     if not view.trick:
         if len(same) == 1:
-            return hints.Reason.of("gz_why_lead_void", suit=SUITS[card.suit])
+            return Reason.of("gz_why_lead_void", suit=suit)
+        if not may_beat(view, card, later_seats(view)):
+            return Reason.of("gz_why_lead_master", card=card, suit=suit)
         if all(c.rank >= card.rank for c in same):
-            return hints.Reason.of("gz_why_lead_low", suit=SUITS[card.suit])
-        return hints.searched(evaluation) or hints.Reason.of("gz_why_lead", card=card)
+            return Reason.of("gz_why_lead_low", suit=suit)
+        return hints.searched(evaluation) or Reason.of("gz_why_lead", card=card)
     lead = view.trick[0][1].suit
     top = view.trick[rules.trick_winner_index(view.trick)][1]
     if card.suit != lead:
         if card == PIG:
-            return hints.Reason.of("gz_why_dump_pig", suit=SUITS[lead])
+            return Reason.of("gz_why_dump_pig", suit=SUITS[lead])
+        if card == GOAT:
+            return Reason.of("gz_why_dump_goat", suit=SUITS[lead])
         if card in (HEART_ACE, TRANSFORMER) or rules.heart_value(card) < 0:
-            return hints.Reason.of("gz_why_dump", card=card, suit=SUITS[lead])
-        return hints.Reason.of("gz_why_discard", card=card, suit=SUITS[lead])
-    if len(view.trick) < 3 and all(c.rank >= card.rank for c in same) and card != PIG:
-        return hints.Reason.of("gz_why_follow_low", suit=SUITS[lead])
-    if card.rank > top.rank:
-        if len(view.trick) == 3:
-            trick = [c for _, c in view.trick] + [card]
-            if not any(rules.is_point_card(c) for c in trick):
-                return hints.Reason.of("gz_why_take_clean")
-            return hints.Reason.of("gz_why_take_last")
-        return hints.Reason.of("gz_why_take", card=card)
-    if card == PIG:
-        return hints.Reason.of("gz_why_pig_under", top=top)
-    higher = [c for c in same if c.rank > top.rank]
-    if higher:
-        kept = max(higher, key=lambda c: c.rank)
-        if lead == "S" and PIG in view.unseen and kept.rank > PIG.rank:
-            return hints.Reason.of("gz_why_duck_pig", top=top, card=kept)
-        return hints.Reason.of("gz_why_duck", top=top, card=kept)
-    return hints.Reason.of("gz_why_under", top=top)
+            return Reason.of("gz_why_dump", card=card, suit=SUITS[lead])
+        return Reason.of("gz_why_discard", card=card, suit=SUITS[lead])
+    if card.rank < top.rank:
+        if card == PIG:
+            return Reason.of("gz_why_pig_under", top=top)
+        higher = [c for c in same if c.rank > top.rank]
+        if higher:
+            kept = max(higher, key=lambda c: c.rank)
+            if lead == "S" and PIG in view.unseen and kept.rank > PIG.rank:
+                return Reason.of("gz_why_duck_pig", top=top, card=kept)
+            return Reason.of("gz_why_duck", top=top, card=kept)
+        return Reason.of("gz_why_under", top=top)
+    # Over the card on top.
+    playable = [m.card for m in view.legal if isinstance(m, Play)]
+    must = all(c.rank > top.rank for c in playable)
+    if len(view.trick) == 3:                     # the last card of the trick: it takes it
+        trick = [c for _, c in view.trick] + [card]
+        points = face_points(view, trick)
+        if not any(rules.is_point_card(c) for c in trick):
+            return Reason.of("gz_why_take_clean")
+        if TRANSFORMER in trick:
+            if points:
+                return Reason.of("gz_why_take_transformer_with", points=hints.signed(points))
+            return Reason.of("gz_why_take_transformer")
+        if points > 0:
+            return Reason.of("gz_why_take_plus", points=hints.signed(points))
+        if must:
+            if card.rank == max(c.rank for c in playable):
+                return Reason.of("gz_why_must_take_high", points=hints.signed(points), suit=suit)
+            return Reason.of("gz_why_must_take", points=hints.signed(points))
+        if not points:
+            return Reason.of("gz_why_take_zero")
+        if evaluation is not None and evaluation.move == move and len(evaluation.scores) > 1:
+            return Reason.of("gz_why_take_cost", points=hints.signed(points))
+        return Reason.of("gz_why_take_minus", points=hints.signed(points))
+    if not may_beat(view, card, later_seats(view)):
+        return Reason.of("gz_why_take_sure", suit=suit)
+    if must and card.rank == min(c.rank for c in playable):
+        return Reason.of("gz_why_over_low", top=top, suit=suit)
+    return Reason.of("gz_why_over", top=top, suit=suit)
 
 
 ADVICE = hints.GameAdvice(

@@ -10,6 +10,8 @@ real move with the search's choice directly, in the same sampled worlds.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from cardtable import hints, search
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose
@@ -25,33 +27,58 @@ GAIN_MIN = 0.1    # the hint shows its edge over the runner-up from this much (l
 # This module's UI strings are in cardtable/locales/<lang>.toml (en, es, zh).
 
 
+def unbeatable(view: GuandanView, move: Play) -> bool:
+    """Can nobody else answer ``move``? True when the cards this seat has not seen hold no play that
+    beats it and fits in the hand of a seat still playing (whoever holds them, partner included)."""
+    most = max((n for seat, n in enumerate(view.counts) if seat != view.seat), default=0)
+    if most == 0:
+        return True
+    unseen = list((rules.guandan_deck_counts() - Counter(view.hand) - Counter(view.played)).elements())
+    form = rules.Form(move.type, move.key, move.size)
+    answers = rules.play_forms(unseen, view.level, form, view.options.straight_flush_as_straight)
+    return not any(size <= most for _, _, size, *_ in answers)
+
+
 def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
-    """Why ``move`` is good here, from what the view shows (the search's ``evaluation`` adds nothing
-    here: the hand plan says more)."""
+    """Why ``move`` is good here, in what the view shows at this point: the lead is said to come back
+    only when no unseen cards can answer the play, and beating the partner's play is always named
+    (the search's ``evaluation`` adds nothing here: the hand plan says more)."""
+    Reason = hints.Reason
     if len(view.legal) <= 1:
-        return hints.Reason.of("gd_why_forced")
+        return Reason.of("gd_why_forced")
     if isinstance(move, Tribute):
-        return hints.Reason.of("gd_why_tribute")
+        return Reason.of("gd_why_tribute")
     plan = decompose(list(view.hand), view.level)
     if isinstance(move, Return):
         grouped = {c for _, cards in plan if len(cards) > 1 for c in cards}
-        return hints.Reason.of("gd_why_return" if move.card in grouped else "gd_why_return_free")
+        return Reason.of("gd_why_return" if move.card in grouped else "gd_why_return_free")
+    partner_top = view.top is not None and team_of(view.top.seat) == team_of(view.seat)
     if isinstance(move, Pass):
-        if view.top is not None and team_of(view.top.seat) == team_of(view.seat):
-            return hints.Reason.of("gd_why_pass_partner")
-        return hints.Reason.of("gd_why_pass")
+        if partner_top:
+            return Reason.of("gd_why_pass_partner")
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        if plays and all(m.type in rules.BOMB_TYPES for m in plays):
+            return Reason.of("gd_why_pass_bombs")
+        return Reason.of("gd_why_pass")
     if move.size == len(view.hand):
-        return hints.Reason.of("gd_why_out")
+        return Reason.of("gd_why_out")
+    sure = unbeatable(view, move)
+    if partner_top:
+        return Reason.of("gd_why_over_partner_sure" if sure else "gd_why_over_partner")
     if move.type in rules.BOMB_TYPES and view.top is not None:
-        return hints.Reason.of("gd_why_bomb")
+        return Reason.of("gd_why_bomb_sure" if sure else "gd_why_bomb")
     if view.top is None:
+        if sure:
+            return Reason.of("gd_why_lead_sure")
         if any(sorted(map(str, cards)) == sorted(map(str, move.cards)) for _, cards in plan):
-            return hints.Reason.of("gd_why_lead_plan", n=len(plan))
-        return hints.Reason.of("gd_why_lead")
+            return Reason.of("gd_why_lead_plan", n=len(plan))
+        return Reason.of("gd_why_lead")
+    if sure:
+        return Reason.of("gd_why_beat_sure")
     plays = [m for m in view.legal if isinstance(m, Play) and m.type not in rules.BOMB_TYPES]
     if plays and min(rules.strength(p, view.level) for p in plays) == rules.strength(move, view.level):
-        return hints.Reason.of("gd_why_cheapest")
-    return hints.Reason.of("gd_why_beat")
+        return Reason.of("gd_why_cheapest")
+    return Reason.of("gd_why_beat")
 
 
 ADVICE = hints.GameAdvice(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from cardtable import hints, search
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
+from cardtable.games.guinote.sampling import arrastre_voids, known_holdings
 from cardtable.games.guinote.search import DEFAULT_BUDGET, HardBot, pair_result, world
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play
 from cardtable.i18n import t
@@ -28,59 +29,124 @@ def _unseen(view: GuinoteView) -> set:
     return NormalBot._unseen(view)
 
 
+def later_seats(view: GuinoteView) -> list[int]:
+    """The seats still to play in the current trick after this one."""
+    played = {seat for seat, _ in view.trick}
+    return [seat for seat in range(4) if seat != view.seat and seat not in played]
+
+
+def may_beat(view: GuinoteView, card, seats: list[int]) -> bool:
+    """Could one of ``seats`` hold a card that beats ``card`` (the card winning the trick), as far as
+    the view knows: the unseen cards (the pinta face up by the stock is nobody's), the cards a seat is
+    known to hold (the pinta's taker, the exchange, sung cantes) and the suits it failed to follow in
+    arrastre."""
+    if not seats:
+        return False
+    known = known_holdings(view)
+    owner = {c: seat for seat, cards in known.items() for c in cards}
+    voids = arrastre_voids(view)
+    for other in _unseen(view):
+        if not rules.beats(other, card, view.trump):
+            continue
+        if other in owner:
+            if owner[other] in seats:
+                return True
+        elif any(other.suit not in voids[seat] for seat in seats):
+            return True
+    return False
+
+
 def explain(view: GuinoteView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
-    """Why ``move`` (a play) is good here, from what the view shows (and, where the view says little,
-    from the search's ``evaluation``)."""
+    """Why ``move`` is good here, in what the view shows at this point: a trick is said to be taken only
+    when nobody after this seat can beat the card, a partner winning the trick is always named, points
+    are those on the table (never «takes 0 points»), and what later players do is only «may»."""
+    Reason = hints.Reason
+    trump = view.trump
     if isinstance(move, Exchange):
-        return hints.Reason.of("gn_why_exchange")
+        if rules.points(view.pinta) > 0:
+            return Reason.of("gn_why_exchange")
+        return Reason.of("gn_why_exchange_plain")
     if isinstance(move, KeepSeven):
-        return hints.Reason.of("gn_why_keep_seven")
+        if move.card in view.hand:
+            return Reason.of("gn_why_keep_seven")
+        return Reason.of("gn_why_no_seven")
     if isinstance(move, Cante):
-        return hints.Reason.of("gn_why_cante", points=40 if move.suit == view.trump else 20)
+        return Reason.of("gn_why_cante", points=40 if move.suit == trump else 20)
     if isinstance(move, Claim):
-        return hints.Reason.of("gn_why_claim")
+        total = view.total(team_of(view.seat))
+        if total > rules.WIN_LINE:
+            return Reason.of("gn_why_claim", points=total)
+        return Reason.of("gn_why_claim_short", points=total)
     if not isinstance(move, Play):
-        return hints.Reason.of("gn_why_forced")
-    card, trump = move.card, view.trump
+        return Reason.of("gn_why_forced")
+    card = move.card
     plays = [m for m in view.legal if isinstance(m, Play)]
     if len(plays) <= 1:
-        return hints.Reason.of("gn_why_forced")
+        return Reason.of("gn_why_forced")
+    after = later_seats(view)
+    opponents = [seat for seat in after if team_of(seat) != team_of(view.seat)]
     if not view.trick:
         if card.suit == trump:
             big = sorted((c for c in view.hand if c.suit == trump and rules.points(c) >= 4),
                          key=rules.strength, reverse=True)
-            if big:
-                return hints.Reason.of("gn_why_draw_trumps", cards=tuple(big))
-            return hints.Reason.of("gn_why_lead_trump")
+            if big and view.arrastre:          # the hint names the card led: the others first, two at most
+                return Reason.of("gn_why_draw_trumps", cards=tuple([c for c in big if c != card][:2] or [card]))
+            if not may_beat(view, card, after):
+                return Reason.of("gn_why_lead_sure")
+            return Reason.of("gn_why_lead_trump")
+        if not may_beat(view, card, after):
+            return Reason.of("gn_why_lead_sure")
         unseen = _unseen(view)
         if not any(c.suit == card.suit and rules.strength(c) > rules.strength(card) for c in unseen):
-            return hints.Reason.of("gn_why_lead_master")
+            return Reason.of("gn_why_lead_master")
         if rules.points(card) == 0:
-            return hints.Reason.of("gn_why_lead_low")
-        return hints.searched(evaluation) or hints.Reason.of("gn_why_lead", card=card)
+            return Reason.of("gn_why_lead_low")
+        return hints.searched(evaluation) or Reason.of("gn_why_lead", card=card)
     seat, top = view.trick[rules.winner_index(view.trick, trump)]
     points = sum(rules.points(c) for _, c in view.trick) + rules.points(card)
     takes = rules.beats(card, top, trump)
-    if team_of(seat) == team_of(view.seat):
+    if team_of(seat) == team_of(view.seat):          # the partner is winning the trick
+        safe = not may_beat(view, top, opponents)
         if takes:
-            return hints.Reason.of("gn_why_over_partner")
+            if not may_beat(view, card, opponents):
+                if safe:
+                    return Reason.of("gn_why_over_partner_lead")
+                return Reason.of("gn_why_over_partner_safe")
+            return Reason.of("gn_why_over_partner")
         if rules.points(card) > 0:
-            return hints.Reason.of("gn_why_load", points=rules.points(card))
-        return hints.Reason.of("gn_why_partner")
+            if safe:
+                return Reason.of("gn_why_load_safe", points=rules.points(card))
+            return Reason.of("gn_why_load", points=rules.points(card))
+        if not any(c != card and (rules.points(c) > 0 or c.suit == trump) for c in view.hand):
+            return Reason.of("gn_why_partner_plain_safe" if safe else "gn_why_partner_plain")
+        return Reason.of("gn_why_partner_safe" if safe else "gn_why_partner")
     if takes:
         led = view.trick[0][1].suit
-        if card.suit == trump and led != trump:
-            return hints.Reason.of("gn_why_trump_in", points=points)
-        return hints.Reason.of("gn_why_take", points=points) if points else hints.Reason.of("gn_why_take_lead")
+        if card.suit == trump and top.suit != trump:
+            how = Reason.of("gn_how_trump_in")
+        elif card.suit == trump and led != trump:
+            how = Reason.of("gn_how_overtrump")
+        else:
+            how = Reason.of("gn_how_over")
+        if not after:                                # the last card of the trick: it takes it
+            if points:
+                return Reason.of("gn_why_takes", how=how, points=points)
+            return Reason.of("gn_why_takes_lead", how=how)
+        if not may_beat(view, card, after):
+            return Reason.of("gn_why_sure", how=how)
+        if not may_beat(view, card, opponents):
+            return Reason.of("gn_why_pair_sure", how=how)
+        return Reason.of("gn_why_open", how=how)
     if len(view.trick) == 1:             # the partner plays last
         if rules.points(card) > 0:
-            return hints.Reason.of("gn_why_load_last", points=rules.points(card))
-        return hints.Reason.of("gn_why_partner_last")
+            return Reason.of("gn_why_load_last", points=rules.points(card))
+        return Reason.of("gn_why_partner_last")
+    # The partner has played and an opponent wins: the trick is the other pair's.
     if any(rules.beats(m.card, top, trump) for m in plays):
-        return hints.Reason.of("gn_why_let_go")
+        return Reason.of("gn_why_let_go", points=points) if points else Reason.of("gn_why_let_go_empty")
     if rules.points(card) == 0:
-        return hints.Reason.of("gn_why_lost")
-    return hints.Reason.of("gn_why_give", card=card)
+        return Reason.of("gn_why_lost")
+    return Reason.of("gn_why_give", card=card)
 
 
 ADVICE = hints.GameAdvice(
