@@ -41,6 +41,21 @@ _LIMITED = 257
 _LIMITS = [0] + [18446744073709551616 - 18446744073709551616 % n for n in range(1, _LIMITED)]
 
 
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """Fisher–Yates' steps for ``length`` items: ``(i, i + 1, below(i + 1)'s rejection limit)`` from the
+    end, made once per length."""
+    steps = _STEPS.get(length)
+    if steps is None:
+        steps = tuple((i, i + 1, _LIMITS[i + 1] if i + 1 < _LIMITED else
+                       18446744073709551616 - 18446744073709551616 % (i + 1)) for i in range(length - 1, 0, -1))
+        if length <= 4096:
+            _STEPS[length] = steps
+    return steps
+
+
 def _rotl(x: int, k: int) -> int:
     return ((x << k) | (x >> (64 - k))) & MASK64
 
@@ -104,10 +119,7 @@ class Rng:
         """Fisher–Yates, in place, from the end: ``j = below(i + 1)`` for each ``i``, with the generator
         step written inline (the same numbers as ``next64``/``below``, pinned by the tests)."""
         s0, s1, s2, s3 = self._s
-        limits = _LIMITS
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = limits[n] if n < _LIMITED else 18446744073709551616 - 18446744073709551616 % n
+        for i, n, limit in _steps(len(items)):
             while True:
                 x = s1 * 5 & MASK64
                 x = ((x << 7) | (x >> 57)) * 9 & MASK64

@@ -102,21 +102,20 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
     labels = [f"cpu:{level}" for level in seating]
     writer = HistoryWriter(history, match, labels, legal) if history is not None else None
     outcome = MatchOutcome()
-    seen = 0
+    seen = moves = 0
     bot_for = {s: bots[level] for s, level in enumerate(seating)}.get
-    while (seat := match.to_move()) is not None:
-        step = next_auto_move(match, bot_for)
-        assert step is not None      # every seat is a CPU
+    apply = writer.apply if writer is not None else match.apply
+    # Every seat is a CPU: there is a next move until the match is over.
+    while (step := next_auto_move(match, bot_for)) is not None:
         seat, move = step
-        if writer is not None:
-            writer.apply(move, seat)
-        else:
-            match.apply(move, seat)
-        outcome.moves += 1
+        apply(move, seat)
+        moves += 1
         if hands is not None and len(match.events) != seen:
             seen = len(match.events)
             if sum(1 for record in match.events if record["type"] == "hand_end") >= hands:
                 break
+    assert step is not None or match.to_move() is None      # (every seat is a CPU)
+    outcome.moves = moves
     for record in match.events:
         if record["type"] == "hand_end":
             outcome.hands += 1

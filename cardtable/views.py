@@ -42,3 +42,53 @@ def fast_view(cls: type[T], **fields: Any) -> T:
     view = object.__new__(cls)
     view.__dict__.update(fields)
     return view
+
+
+class _LazyField:
+    """A view field read on first use from the view's ``_lazy`` tuple (then kept in the view's dict like
+    any other field). A non-data descriptor: the dataclass ``__init__`` (``dataclasses.replace``, a
+    view built field by field) stores the value in the instance dict, which wins over it."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, name: str, index: int) -> None:
+        self.name = name
+        self.index = index
+
+    def __get__(self, view: Any, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        fields = view.__dict__
+        value = fields[self.name] = fields["_lazy"][self.index]
+        return value
+
+
+class LazyFields:
+    """Base of the views whose rarely read fields are filled on first use: the match builds the view's
+    dict with the fields every bot reads and a ``_lazy`` tuple holding the others' values, in the order
+    ``lazy_fields`` was given them. The values are the view's own (copies or immutable values, never the
+    match's lists), so a lazy view is a snapshot like an eager one; pickling, ``==``, ``repr`` and
+    ``dataclasses.replace`` read every field and so see them all."""
+
+    __slots__ = ()
+    _lazy_names: tuple[str, ...] = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        fields = self.__dict__  # type: ignore[attr-defined]
+        if "_lazy" in fields:
+            for name in self._lazy_names:
+                getattr(self, name)
+            fields = {k: v for k, v in fields.items() if k != "_lazy"}
+        return fields
+
+
+def lazy_fields(cls: type[T], names: tuple[str, ...]) -> type[T]:
+    """Make ``names`` (fields of the dataclass ``cls``, a :class:`LazyFields`) read from ``_lazy``."""
+    import dataclasses
+
+    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    assert set(names) <= known, set(names) - known
+    for index, name in enumerate(names):
+        setattr(cls, name, _LazyField(name, index))
+    cls._lazy_names = names  # type: ignore[attr-defined]
+    return cls

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 from cardtable.cards import SpanishCard, spanish_deck
@@ -21,6 +22,7 @@ from cardtable.tricks import partner, team_of
 
 _DECK = tuple(spanish_deck())
 _PLAY_OF = _PLAYS.__getitem__        # play_of, without the call
+_CARD_OF = operator.attrgetter("card")
 
 # The bots' sort keys per card (and per trump where the key asks about trumps), made once: the very
 # tuples the key lambdas below build, so min/max pick the same card.
@@ -30,7 +32,11 @@ _BY_TRUMP = {
     trump: ({c: (c.suit == trump, rules.points(c), rules.strength(c)) for c in _DECK},   # cheapest winner
             {c: (rules.points(c), c.suit == trump, rules.strength(c)) for c in _DECK},   # cheapest card
             {c: rules.points(c) * 1.0 + rules.strength(c) * 0.1 + (6 if c.suit == trump else 0)
-             for c in _DECK})                                                          # keep value, no cante
+             for c in _DECK},                                                          # keep value, no cante
+            # (the plain cards first) _LOW and _LOAD, so that min / max over every card pick what they
+            # pick over the plain cards, or over all when there are none: the first of the best
+            {c: (c.suit == trump,) + _LOW[c] for c in _DECK},
+            {c: (c.suit != trump,) + _LOAD[c] for c in _DECK})
     for trump in "OCEB"}
 
 
@@ -104,16 +110,12 @@ def _unsung_pair(view: GuinoteView, suit: str) -> bool:
 
 
 def _choice_or_cards(view: GuinoteView) -> tuple[Exchange | KeepSeven | Cante | Claim | None, list[SpanishCard]]:
-    """(``_optional_choice(view)``, the cards of the view's plays), in one pass over the legal list
-    when it holds plays only (the common case)."""
-    cards = []
-    for move in view.legal:
-        if type(move) is not Play:
-            break
-        cards.append(move.card)
-    else:
-        return None, cards
-    return _optional_choice(view), [m.card for m in view.legal if isinstance(m, Play)]
+    """(``_optional_choice(view)``, the cards of the view's plays). The legal list holds the plays first
+    (see GuinoteMatch._legal): when its last move is a play it holds plays only (the common case)."""
+    legal = view.legal
+    if legal and type(legal[-1]) is Play:
+        return None, list(map(_CARD_OF, legal))
+    return _optional_choice(view), [m.card for m in legal if isinstance(m, Play)]
 
 
 def _winners(cards: list[SpanishCard], top: SpanishCard, trump: str) -> list[SpanishCard]:
@@ -134,18 +136,16 @@ class EasyBot:
             return optional
         trump = view.trump
         trick = view.trick
-        if not trick:
-            plain = [c for c in cards if c[1] != trump] or cards
-            return _PLAY_OF(min(plain, key=_LOW.__getitem__))
+        keys = _BY_TRUMP[trump]
+        if not trick:              # the cheapest plain card (_LOW), or the cheapest trump
+            return _PLAY_OF(min(cards, key=keys[3].__getitem__))
         top_seat, top = trick[rules.winner_index(trick, trump)]
-        if top_seat == (view.seat + 2) % 4:               # the partner's card is on top
-            plain = [c for c in cards if c[1] != trump] or cards
-            return _PLAY_OF(max(plain, key=_LOAD.__getitem__))
+        if top_seat == (view.seat + 2) % 4:               # the partner's card is on top: load (_LOAD)
+            return _PLAY_OF(max(cards, key=keys[4].__getitem__))
         points = rules.POINTS_OF
         trick_points = 0
         for _, card in trick:
             trick_points += points[card]
-        keys = _BY_TRUMP[trump]
         if trick_points >= 10 or len(view.tricks) >= rules.PHASE1_TRICKS:
             winners = _winners(cards, top, trump)
             if winners:

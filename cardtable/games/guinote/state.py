@@ -20,7 +20,7 @@ from cardtable.engine import (
 from cardtable.games.guinote import rules
 from cardtable.rng import Rng, mix
 from cardtable.tricks import team_of
-from cardtable.views import LazyBotSeed
+from cardtable.views import LazyBotSeed, LazyFields, lazy_fields
 
 _new = object.__new__
 _setattr = object.__setattr__
@@ -119,7 +119,11 @@ _PLAYS = {card: Play(card) for card in _DECK}     # moves are values: one object
 _CODES = {card: card.code for card in _DECK}      # the history's card codes, for the deal record
 _CANTES = {suit: Cante(suit) for suit in "OCEB"}  # likewise one object per cante, and the claim
 _CLAIM = Claim()
-_SOTAS = {suit: SpanishCard(rules.SOTA, suit) for suit in "OCEB"}
+_COUPLES = tuple((suit, SpanishCard(rules.REY, suit), SpanishCard(rules.SOTA, suit)) for suit in "OCEB")
+_REYES = frozenset(rey for _, rey, _ in _COUPLES)
+
+
+_PLAY_OF = _PLAYS.__getitem__
 
 
 def play_of(card: SpanishCard) -> Play:
@@ -173,7 +177,7 @@ class SungCante:
 
 
 @dataclasses.dataclass(frozen=True)
-class GuinoteView(LazyBotSeed):
+class GuinoteView(LazyFields, LazyBotSeed):
     seat: int
     options: GuinoteOptions
     hand_number: int
@@ -233,6 +237,13 @@ class GuinoteView(LazyBotSeed):
         if cell is not None and cell[0] == len(self.tricks):
             cell[1] = done
         return done
+
+
+# The fields a view fills on first use, in the order of the match's ``_lazy`` tuple (see GuinoteMatch.view).
+_LAZY_FIELDS = ("options", "hand_number", "dealer", "mano", "pinta", "pinta_taker", "stock_count", "exchange",
+                "counts", "winners", "card_points", "window_pair", "deciding", "vueltas", "carry", "score",
+                "cotos", "over", "decision")
+lazy_fields(GuinoteView, _LAZY_FIELDS)
 
 
 # ---------------------------------------------------------------- the match
@@ -310,21 +321,22 @@ class GuinoteMatch(Match):
         return None if seven in self.hands[seat] else KeepSeven(seven)
 
     def optional_movers(self) -> list[int]:
-        if self.window_pair is None or self.finished or self.pending_draw is not None:
+        pair = self.window_pair
+        if pair is None or self.finished or self.pending_draw is not None:
             return []
-        return [s for s in (self.window_pair, self.window_pair + 2) if self._optional(s)]
+        optional = self._optional
+        return [s for s in (pair, pair + 2) if optional(s)]
 
     def _optional(self, seat: int) -> list[Move]:
-        if self.window_pair is None or team_of(seat) != self.window_pair:
+        if self.window_pair is None or seat % 2 != self.window_pair:       # team_of
             return []
         moves: list[Move] = []
         if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
             hand = self.hands[seat]
-            reyes = [card[1] for card in hand if card[0] == rules.REY]     # rules.can_sing needs the Rey...
-            if reyes:
+            if not _REYES.isdisjoint(hand):                  # rules.can_sing needs the Rey and the Sota
                 sung = {suit for _, suit, _, _ in self.cantes}
-                moves.extend(_CANTES[suit] for suit in "OCEB"
-                             if suit in reyes and suit not in sung and _SOTAS[suit] in hand)   # ...and the Sota
+                moves = [_CANTES[suit] for suit, rey, sota in _COUPLES
+                         if rey in hand and sota in hand and suit not in sung]
         if self.vueltas and self.options.vueltas_end == "claim":
             moves.append(_CLAIM)
         return moves
@@ -332,31 +344,30 @@ class GuinoteMatch(Match):
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         return list(self._legal(seat))
 
-    def _legal(self, seat: int | None, to_move: int | None = -1) -> list[Move]:
-        """``legal_moves`` without the copy (the view makes its own tuple): the list is trusted for
-        ``seat`` as :meth:`Match._offer` trusts its list, so nobody else may hold or edit it.
+    def _legal(self, seat: int | None, to_move: int | None = -1) -> tuple[Move, ...]:
+        """``legal_moves`` as the tuple a view holds: the plays first, in the order of the hand, then the
+        other moves. The tuple is trusted for ``seat`` as :meth:`Match._offer` trusts its list.
         ``to_move``: the seat to move when the caller has just asked (-1: not given)."""
         if to_move == -1:
             to_move = self.to_move()
         if to_move is None:
-            return []
+            return ()
         seat = to_move if seat is None else seat
-        moves: list[Move]
+        moves: tuple[Move, ...]
         if self.pending_draw is not None:
             seven = rules_seven(self.trump)
-            moves = []
+            moves = ()
             if seat == self.exchange_seat:
-                moves = [Exchange(seven), KeepSeven(seven)] if seven in self.hands[seat] else [KeepSeven(seven)]
+                moves = (Exchange(seven), KeepSeven(seven)) if seven in self.hands[seat] else (KeepSeven(seven),)
         else:
-            plays = _PLAYS
             if seat != to_move:
-                moves = []
+                moves = ()
             elif len(self.tricks) < rules.PHASE1_TRICKS:
-                moves = [plays[c] for c in self.hands[seat]]
+                moves = tuple(map(_PLAY_OF, self.hands[seat]))
             else:
-                moves = [plays[c] for c in rules.arrastre_plays(self.hands[seat], self.trick, seat, self.trump)]
+                moves = tuple(map(_PLAY_OF, rules.arrastre_plays(self.hands[seat], self.trick, seat, self.trump)))
             if self.window_pair is not None and seat % 2 == self.window_pair:
-                moves += self._optional(seat)
+                moves += tuple(self._optional(seat))
         self._trusted = (seat, moves, seat == to_move)
         return moves
 
@@ -482,7 +493,11 @@ class GuinoteMatch(Match):
         if not rules.exchange_allowed(self.pinta, self.options.exchange_any_pinta):
             return False
         seven = rules_seven(self.trump)
-        return not any(card == seven for trick in self.tricks for _, card in trick)
+        for trick in self.tricks:
+            for _, card in trick:
+                if card == seven:
+                    return False
+        return True
 
     def _draw(self, winner: int, round_number: int) -> None:
         for j in range(4):
@@ -547,31 +562,28 @@ class GuinoteMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
-        cantes = _sung(tuple(self.cantes), seat % 2) if self.cantes else ()
-        hands, card_points, carry, score, cotos = self.hands, self.card_points, self.carry, self.score, self.cotos
         to_move = self.to_move()
-        legal = tuple(self._legal(seat, to_move))
-        key = self._bot_key_bytes
-        if key is None:
-            key = self._bot_key()
+        tricks = self.tricks
         cell = self._done_cell
-        if cell[0] != len(self.tricks):
-            cell = self._done_cell = [len(self.tricks), None]
+        if cell[0] != len(tricks):
+            cell = self._done_cell = [len(tricks), None]
+        key = self._bot_key_bytes or self._bot_key()
+        pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
-        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict;
+        # The fields every bot reads, as the dataclass __init__ would store them (see views.fast_view), in
+        # one dict; the others' values in the order of _LAZY_FIELDS, read on first use (views.LazyFields);
         # besides them the cell of the finished tricks' cards (see finished_cards).
         _setattr(view, "__dict__", {
-            "seat": seat, "options": self.options, "hand_number": self.hand, "dealer": self.dealer,
-            "mano": self.mano, "trump": self.trump, "pinta": self.pinta, "pinta_taker": self.pinta_taker,
-            "stock_count": len(self.stock) + (1 if self.pinta_taker is None else 0),
-            "exchange": self.exchange, "to_move": to_move, "hand": tuple(hands[seat]),
-            "counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
-            "trick": tuple(self.trick), "tricks": tuple(self.tricks), "winners": tuple(self.winners),
-            "card_points": (card_points[0], card_points[1]), "cantes": cantes, "window_pair": self.window_pair,
-            "deciding": self.exchange_seat if self.pending_draw is not None else None, "vueltas": self.vueltas,
-            "carry": (carry[0], carry[1]), "score": (score[0], score[1]), "cotos": (cotos[0], cotos[1]),
-            "over": self.finished, "legal": legal, "decision": (key, len(self.moves), seat),
-            "_tricks_cards": cell})
+            "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
+            "trick": tuple(self.trick), "tricks": tuple(tricks),
+            "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
+            "legal": self._legal(seat, to_move), "_tricks_cards": cell,
+            "_lazy": (self.options, self.hand, self.dealer, self.mano, self.pinta, pinta_taker,
+                      len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
+                      tuple(self.winners), tuple(self.card_points), self.window_pair,
+                      self.exchange_seat if self.pending_draw is not None else None, self.vueltas,
+                      tuple(self.carry), tuple(self.score), tuple(self.cotos), self.finished,
+                      (key, len(self.moves), seat))})
         return view
 
     def clone(self) -> GuinoteMatch:
