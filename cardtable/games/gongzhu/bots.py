@@ -3,7 +3,6 @@ same way repeats exactly (the source requires it)."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 
 from cardtable.cards import Card, french_deck
@@ -14,10 +13,10 @@ from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
 
 ACE_SPADES = Card(14, "S")
 KING_SPADES = Card(13, "S")
-_RANK = operator.itemgetter(0)        # card.rank (a Card is a (rank, suit) tuple)
-# The easy bot's sort keys per card, made once: the very tuples its key lambdas built.
-_LEAD_KEY = {c: (c.rank, SORT_ORDER[c]) for c in french_deck()}
-_SHED_KEY = {c: (c != PIG, c.rank) for c in french_deck()}
+# The easy bot's sort keys per card, made once, as ints ordered as the tuples its rules compare: leading,
+# (a heart or the Pig, rank, display order); shedding, (not the Pig, rank); discarding, _discard_priority.
+_LEAD_KEY = {c: ((c[1] == "H" or c == PIG) * 16 + c.rank) * 64 + SORT_ORDER[c] for c in french_deck()}
+_SHED_KEY = {c: (c != PIG) * 16 + c.rank for c in french_deck()}
 
 
 class EasyBot:
@@ -32,20 +31,21 @@ class EasyBot:
         cards = [move.card for move in view.legal]
         trick = view.trick
         if not trick:
-            safe = [c for c in cards if c[1] != "H" and c != PIG] or cards
-            return play_of(min(safe, key=_LEAD_KEY.__getitem__))
+            # The lowest card that is neither a heart nor the Pig (else the lowest), ties in display order.
+            return play_of(min(cards, key=_LEAD_KEY.__getitem__))
         lead = trick[0][1][1]
         if cards[0][1] != lead:
-            return play_of(max(cards, key=_discard_priority))
-        top_rank = trick[rules.trick_winner_index(trick)][1][0]
-        under = [c for c in cards if c[0] < top_rank]
+            return play_of(max(cards, key=_DISCARD_KEY.__getitem__))
+        # Every card is of the suit led, as the card on top is: they compare by rank.
+        top = trick[rules.trick_winner_index(trick)][1]
+        under = [c for c in cards if c < top]
         if under:
-            return play_of(max(under, key=_RANK))
+            return play_of(max(under))
         last = len(trick) == 3
         points = rules.POINT_CARDS
         if last and not any(c in points for _, c in trick):
             return play_of(max(cards, key=_SHED_KEY.__getitem__))
-        return play_of(min(cards, key=_RANK))
+        return play_of(min(cards))
 
 
 class NormalBot:
@@ -249,11 +249,15 @@ def _winning_card(view: GongZhuView) -> Card:
 
 
 def _discard_priority(card: Card) -> tuple[int, int]:
+    """The easy bot's discard, highest first: the Pig, then hearts, then any card but the Goat, high first."""
     if card == PIG:
         return (3, 0)
     if card.suit == "H":
         return (2, card.rank)
     return (1 if card != GOAT else 0, card.rank)
+
+
+_DISCARD_KEY = {c: _discard_priority(c)[0] * 16 + c.rank for c in french_deck()}   # the same order, as ints
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

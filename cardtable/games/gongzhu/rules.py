@@ -5,11 +5,13 @@ Source: docs/rules/gongzhu.md (from the Spanish source document).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from cardtable.cards import Card, french_deck, parse_card
+
+T = TypeVar("T")
 
 PIG = parse_card("QS")
 GOAT = parse_card("JD")
@@ -103,28 +105,59 @@ def legal_plays(hand: Iterable[Card], ctx: PlayContext) -> list[Card]:
 
 def legal_cards(hand: list[Card], trick: Sequence[tuple[int, Card]], suits_led: Collection[str],
                 shown: Collection[Card] | None, must_lead_two_of_clubs: bool) -> list[Card]:
+    """Of ``hand`` (in its order), the cards that may be played to ``trick``: :func:`legal_split` on the
+    hand split by suit."""
+    return list(legal_split(split_by_suit(hand), trick, suits_led, shown, must_lead_two_of_clubs))
+
+
+ANY = ""
+"""The key of the whole hand in a hand split by suit (see :func:`legal_split`)."""
+
+
+def split_by_suit(hand: Sequence[Card]) -> dict[str, Sequence[Card]]:
+    """``hand`` as :func:`legal_split` reads it: each suit's cards in hand order, the whole hand under
+    :data:`ANY`."""
+    split: dict[str, Sequence[Card]] = {ANY: hand}
+    for card in hand:
+        group = split.get(card[1])
+        if group is None:
+            split[card[1]] = [card]
+        else:
+            group.append(card)     # type: ignore[attr-defined]
+    return split
+
+
+def legal_split(hand: Mapping[str, Sequence[T]], trick: Sequence[tuple[int, Card]], suits_led: Collection[str],
+                shown: Collection[Card] | None, must_lead_two_of_clubs: bool,
+                card_of: Callable[[T], Card] | None = None) -> Sequence[T]:
     """The rule of play, the one place it is written (validation, the UI and the bots all come here).
 
-    Of ``hand`` (in its order), the cards that may be played to ``trick`` (the cards played so far,
-    ``(seat, card)``, the lead first): follow the suit led when you can; the first trick of the match is
-    led with the ♣2; a card the player has shown (``shown``) may not be played on the first trick of its
-    suit (``suits_led``: suits led in the hand's earlier tricks) while the hand holds another card of
-    that suit."""
+    Of ``hand``, the cards that may be played to ``trick`` (the cards played so far, ``(seat, card)``,
+    the lead first): follow the suit led when you can; the first trick of the match is led with the ♣2;
+    a card the player has shown (``shown``) may not be played on the first trick of its suit
+    (``suits_led``: suits led in the hand's earlier tricks) while the hand holds another card of that
+    suit.
+
+    ``hand`` is the hand split by suit (:func:`split_by_suit`): suit → its cards in hand order, and
+    :data:`ANY` → the whole hand, read only when no suit restricts the play (so a mapping may fill it
+    in when first asked). Its items are cards, or anything that stands for one when ``card_of`` gives
+    the card (the match keeps each hand as its Plays). The answer is in hand order; it may be one of
+    ``hand``'s own sequences."""
     lead = ""
+    items: Sequence[T]
     if trick:
         lead = trick[0][1][1]
-        cards = [card for card in hand if card[1] == lead] or list(hand)
+        items = hand.get(lead) or hand[ANY]
     elif must_lead_two_of_clubs:
-        cards = [card for card in hand if card == TWO_OF_CLUBS]
+        items = [item for item in hand.get("C", ()) if (card_of(item) if card_of else item) == TWO_OF_CLUBS]
     else:
-        cards = list(hand)
+        items = hand[ANY]
     if shown:
         for card in shown:
             suit = card[1]
-            if (card in cards and (not trick or suit == lead) and suit not in suits_led
-                    and sum(1 for other in hand if other[1] == suit) > 1):
-                cards.remove(card)
-    return cards
+            if (not trick or suit == lead) and suit not in suits_led and len(hand.get(suit, ())) > 1:
+                items = [item for item in items if (card_of(item) if card_of else item) != card]
+    return items
 
 
 def showable_in(hand: Iterable[Card], allowed: Sequence[Card] = SHOWABLE) -> list[Card]:

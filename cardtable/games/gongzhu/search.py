@@ -34,8 +34,8 @@ def world(view: GongZhuView, rng: Rng) -> GongZhuMatch:
     match.winners = list(view.winners)
     match.taken = [list(pile) for pile in view.taken]
     match.suits_led = set(view.suits_led)
-    if hasattr(match, "_public"):
-        match._public = None            # the views' shared public fields: rebuilt from the above
+    match._public = None                # the views' shared public fields: rebuilt from the above
+    match._next = match._seat_to_move()
     return match
 
 

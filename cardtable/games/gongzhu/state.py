@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, CardError, french_deck, parse_card
@@ -117,6 +118,44 @@ _PLAYS = {card: Play(card) for card in french_deck()}
 _CODES = {card: card.code for card in french_deck()}     # moves are values: one object per card will do
 
 
+_CARD_OF = operator.attrgetter("card")
+
+
+class _Split(dict):
+    """One seat's hand as :func:`rules.legal_split` reads it, kept by the match between moves: suit →
+    the Plays of that suit in hand order (each card removed as it is played), and ``rules.ANY`` → every
+    Play of the hand in hand order, made when first asked (a lead or a discard) and dropped when a card
+    is played."""
+
+    __slots__ = ("hand",)
+
+    def __init__(self, hand: list[Card]) -> None:
+        super().__init__()
+        self.hand = hand                     # the match's own list of the seat's cards
+        plays = _PLAYS
+        for card in hand:
+            group = self.get(card[1])
+            self[card[1]] = (plays[card],) if group is None else group + (plays[card],)
+
+    def __missing__(self, key: str) -> tuple[Play, ...]:
+        if key != rules.ANY:
+            raise KeyError(key)
+        whole = self[key] = tuple(map(_PLAYS.__getitem__, self.hand))
+        return whole
+
+    def play(self, card: Card) -> None:
+        """``card`` has left the hand."""
+        play = _PLAYS[card]
+        self[card[1]] = tuple([p for p in self[card[1]] if p is not play])
+        self.pop(rules.ANY, None)
+
+    def copy_for(self, hand: list[Card]) -> _Split:
+        twin = _Split.__new__(_Split)
+        twin.update(self)
+        twin.hand = hand
+        return twin
+
+
 def play_of(card: Card) -> Play:
     """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
     path)."""
@@ -228,9 +267,11 @@ class GongZhuMatch(Match):
         self.hand += 1
         deck = french_deck()
         Rng(mix(self.seed, self.hand, 0x6A2)).shuffle(deck)
-        self.hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.SORT_ORDER.__getitem__) for seat in range(4)]
+        self._hands: list[list[Card]] = [sorted(deck[seat::4], key=rules.SORT_ORDER.__getitem__)
+                                         for seat in range(4)]
+        self._split: list[_Split | None] = [None] * 4     # each hand by suit, made when first asked
         if leader is None:
-            leader = next(s for s in range(4) if TWO_OF_CLUBS in self.hands[s])
+            leader = next(s for s in range(4) if TWO_OF_CLUBS in self._hands[s])
             self.must_lead_2c = True
         else:
             self.must_lead_2c = False
@@ -241,9 +282,20 @@ class GongZhuMatch(Match):
         self.winners: list[int] = []
         self.taken: list[list[Card]] = [[], [], [], []]
         self.suits_led: set[str] = set()
-        self._public: tuple | None = None      # the view's copies of the fields above (None: rebuild)
+        self._public: dict[str, Any] | None = None   # the views' copies of the fields above (None: rebuild)
+        self._next: int | None = self._seat_to_move()
         self._record({"type": "deal", "hand": self.hand,
-                         "hands": [list(map(_CODES.__getitem__, h)) for h in self.hands], "leader": leader})
+                         "hands": [list(map(_CODES.__getitem__, h)) for h in self._hands], "leader": leader})
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards, in hand order (read only: assign a new list of hands to change them)."""
+        return self._hands
+
+    @hands.setter
+    def hands(self, hands: list[list[Card]]) -> None:
+        self._hands = hands
+        self._split = [None] * 4
 
     # -- the contract
     @property
@@ -253,6 +305,10 @@ class GongZhuMatch(Match):
         return "show" if None in self.shown else "play"
 
     def to_move(self) -> int | None:
+        return self._next
+
+    def _seat_to_move(self) -> int | None:
+        """The seat to move, worked out from the state (kept as ``_next`` after every move)."""
         if self.finished:
             return None
         shown = self.shown
@@ -262,23 +318,45 @@ class GongZhuMatch(Match):
         return (trick[-1][0] + 1) % 4 if trick else self.leader
 
     def _context(self, seat: int) -> PlayContext:
-        return PlayContext(tuple(self.trick), self._public_fields()[4], frozenset(self.shown[seat] or ()),
+        return PlayContext(tuple(self.trick), self._public_fields()["suits_led"], frozenset(self.shown[seat] or ()),
                            self.must_lead_2c and not self.tricks and not self.trick)
 
-    def _public_fields(self) -> tuple:
-        """(tricks, winners, taken, totals, suits_led, shown) as the views hold them, and a cell for the
-        cards of those tricks (filled by the first view asked for ``played``): rebuilt only when a card
-        is shown or a trick or a hand ends, shared by the views in between."""
+    def _public_fields(self) -> dict[str, Any]:
+        """What every view holds alike until the next card is shown or trick or hand ends, as a view's
+        ``__dict__``: ``options``, ``hand_number``, ``leader``, ``shown``, ``tricks``, ``winners``,
+        ``taken``, ``totals``, ``suits_led`` as the views hold them and ``_tricks_cards``, a cell for the
+        cards of those tricks (filled by the first view asked for ``played``), with the fields every view
+        has its own of (``None`` here) in their places. A view starts as a copy of it; the end of a
+        trick updates it (:meth:`_trick_done`), anything else has it made again."""
         public = self._public
         if public is None:
             shown = (tuple(tuple(cards or ()) for cards in self.shown) if None not in self.shown
                      else ((),) * 4)
             taken = self.taken
-            public = self._public = (tuple(self.tricks), tuple(self.winners),
-                                     (tuple(taken[0]), tuple(taken[1]), tuple(taken[2]), tuple(taken[3])),
-                                     tuple(self.totals),
-                                     frozenset(self.suits_led), shown, [None])
+            public = self._public = {
+                "seat": None, "options": self.options, "hand_number": self.hand, "phase": None,
+                "to_move": None, "hand": None, "counts": None, "shown": shown, "my_show": None,
+                "leader": self.leader, "trick": None, "tricks": tuple(self.tricks), "winners": tuple(self.winners),
+                "taken": (tuple(taken[0]), tuple(taken[1]), tuple(taken[2]), tuple(taken[3])),
+                "totals": tuple(self.totals), "suits_led": frozenset(self.suits_led), "legal": None,
+                "decision": None, "_tricks_cards": [None]}
         return public
+
+    def _trick_done(self, trick: tuple[tuple[int, Card], ...], winner: int, suit_new: bool) -> None:
+        """The views' public fields after ``trick``, won by ``winner``, has been added to the state."""
+        public = self._public
+        if public is None:
+            return
+        public["tricks"] += (trick,)
+        public["winners"] += (winner,)
+        if any(card in rules.POINT_CARDS for _, card in trick):
+            taken = list(public["taken"])
+            taken[winner] = tuple(self.taken[winner])
+            public["taken"] = tuple(taken)
+        if suit_new:
+            public["suits_led"] = frozenset(self.suits_led)
+        public["leader"] = winner
+        public["_tricks_cards"] = [None]
 
     def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
         return list(self._legal(seat))
@@ -286,24 +364,20 @@ class GongZhuMatch(Match):
     def _legal(self, seat: int | None) -> tuple[Show | Play, ...]:
         """``legal_moves`` as the tuple the view holds: trusted for the seat to move as
         :meth:`Match._offer` trusts its list (a tuple: nobody can edit it)."""
-        if self.finished:
+        to_move = self._next
+        if to_move is None or (seat is not None and seat != to_move):
             return ()
         shown = self.shown
         moves: tuple[Show | Play, ...]
-        if None in shown:
-            to_move = shown.index(None)
-            if seat is not None and seat != to_move:
-                return ()
-            moves = _shows(tuple(rules.showable_in(self.hands[to_move], self.options.showable_cards)))
+        if shown[to_move] is None:
+            moves = _shows(tuple(rules.showable_in(self._hands[to_move], self.options.showable_cards)))
         else:
             trick = self.trick
-            to_move = (trick[-1][0] + 1) % 4 if trick else self.leader
-            if seat is not None and seat != to_move:
-                return ()
-            plays = _PLAYS
-            cards = rules.legal_cards(self.hands[to_move], trick, self.suits_led, shown[to_move],
-                                      self.must_lead_2c and not trick and not self.tricks)
-            moves = tuple([plays[card] for card in cards])
+            split = self._split[to_move]
+            if split is None:
+                split = self._split[to_move] = _Split(self._hands[to_move])
+            moves = tuple(rules.legal_split(split, trick, self.suits_led, shown[to_move],
+                                            self.must_lead_2c and not trick and not self.tricks, _CARD_OF))
         self._trusted = (to_move, moves, True)
         return moves
 
@@ -316,8 +390,13 @@ class GongZhuMatch(Match):
         self._pending.append((seat, move, self.hand))
         trick = self.trick
         if type(move) is Play and len(trick) < 3:
-            self.hands[seat].remove(move.card)
-            trick.append((seat, move.card))
+            card = move.card
+            self._hands[seat].remove(card)
+            split = self._split[seat]
+            if split is not None:
+                split.play(card)
+            trick.append((seat, card))
+            self._next = (seat + 1) % 4
             return
         self._apply(move, seat)
 
@@ -325,7 +404,7 @@ class GongZhuMatch(Match):
         if self.phase == "show":
             if not isinstance(move, Show):
                 raise IllegalMove("every player chooses what to show before the first lead", "gz_show_first")
-            missing = [c for c in move.cards if c not in self.hands[seat]]
+            missing = [c for c in move.cards if c not in self._hands[seat]]
             if missing:
                 raise IllegalMove(f"{missing[0]} is not in your hand", "gz_not_in_hand", card=missing[0].code)
             if any(c not in rules.SHOWABLE for c in move.cards) or len(set(move.cards)) != len(move.cards):
@@ -335,7 +414,7 @@ class GongZhuMatch(Match):
             return
         if not isinstance(move, Play):
             raise IllegalMove("the showing phase is over: play a card", "gz_play_now")
-        why = rules.refusal(move.card, self.hands[seat], self._context(seat))
+        why = rules.refusal(move.card, self._hands[seat], self._context(seat))
         if why is not None:
             raise IllegalMove(why[0], why[1], **why[2])
 
@@ -343,24 +422,34 @@ class GongZhuMatch(Match):
         if isinstance(move, Show):
             self.shown[seat] = tuple(move.cards)
             self._public = None
+            self._next = self._seat_to_move()
             return
         card = move.card
-        self.hands[seat].remove(card)
+        self._hands[seat].remove(card)
+        split = self._split[seat]
+        if split is not None:
+            split.play(card)
         trick = self.trick
         trick.append((seat, card))
         if len(trick) < 4:
+            self._next = (seat + 1) % 4
             return
         winner = trick[rules.trick_winner_index(trick)][0]
         points = rules.POINT_CARDS
         self.taken[winner].extend([c for _, c in trick if c in points])
-        self.suits_led.add(trick[0][1][1])
-        self.tricks.append(tuple(trick))
+        suit = trick[0][1][1]
+        suit_new = suit not in self.suits_led
+        self.suits_led.add(suit)
+        done = tuple(trick)
+        self.tricks.append(done)
         self.winners.append(winner)
         self.trick = []
-        self.leader = winner
-        self._public = None
+        self.leader = self._next = winner
         if len(self.tricks) == NUM_TRICKS:
+            self._public = None
             self._end_hand()
+        else:
+            self._trick_done(done, winner, suit_new)
 
     def _end_hand(self) -> None:
         shown_all = [c for cards in self.shown for c in (cards or ())]
@@ -381,6 +470,7 @@ class GongZhuMatch(Match):
         reached = not self.options.fixed_hands and any(abs(t) >= target for t in self.totals)
         if reached or self.hand >= self.options.max_hands:
             self.finished = True
+            self._next = None
             best, worst = max(self.totals), min(self.totals)
             self._record({"type": "match_end", "hands": self.hand, "totals": list(self.totals),
                              "winners": [s for s in range(4) if self.totals[s] == best],
@@ -391,28 +481,25 @@ class GongZhuMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GongZhuView:
-        tricks, winners, taken, totals, suits_led, public_shown, done = self._public or self._public_fields()
+        fields = (self._public or self._public_fields()).copy()
         shown = self.shown
-        trick = self.trick
-        if self.finished:
-            phase, to_move = "over", None
-        elif None in shown:
-            phase, to_move = "show", shown.index(None)
-        else:
-            phase, to_move = "play", (trick[-1][0] + 1) % 4 if trick else self.leader
-        hands = self.hands
+        to_move = self._next
+        phase = "over" if to_move is None else "show" if shown[to_move] is None else "play"
+        hands = self._hands
+        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict that
+        # starts as a copy of the public ones; besides them the cell of the finished tricks' cards, for
+        # ``played``.
+        fields["seat"] = seat
+        fields["phase"] = phase
+        fields["to_move"] = to_move
+        fields["hand"] = tuple(hands[seat])
+        fields["counts"] = tuple(map(len, hands))
+        fields["my_show"] = shown[seat]
+        fields["trick"] = tuple(self.trick)
+        fields["legal"] = self._legal(seat) if to_move == seat else ()
+        fields["decision"] = (self._bot_key_bytes or self._bot_key(), len(self.moves), seat)
         view = _new(GongZhuView)
-        # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict;
-        # besides them the cell of the finished tricks' cards, for ``played``.
-        _setattr(view, "__dict__", {
-            "seat": seat, "options": self.options, "hand_number": self.hand, "phase": phase,
-            "to_move": to_move, "hand": tuple(hands[seat]),
-            "counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
-            "shown": public_shown, "my_show": shown[seat], "leader": self.leader, "trick": tuple(trick),
-            "tricks": tricks, "winners": winners, "taken": taken, "totals": totals, "suits_led": suits_led,
-            "legal": self._legal(seat) if to_move == seat else (),
-            "decision": (self._bot_key_bytes or self._bot_key(), len(self.moves), seat),
-            "_tricks_cards": done})
+        _setattr(view, "__dict__", fields)
         return view
 
     # -- utilities
@@ -422,13 +509,17 @@ class GongZhuMatch(Match):
         self._copy_base(twin)
         twin.totals = list(self.totals)
         twin.results = list(self.results)
-        twin.hands = [list(h) for h in self.hands]
+        twin._hands = hands = [list(h) for h in self._hands]
+        twin._split = [split.copy_for(hands[s]) if split is not None else None
+                       for s, split in enumerate(self._split)]
         twin.shown = list(self.shown)
         twin.trick = list(self.trick)
         twin.tricks = list(self.tricks)
         twin.winners = list(self.winners)
         twin.taken = [list(p) for p in self.taken]
         twin.suits_led = set(self.suits_led)
+        if self._public is not None:
+            twin._public = self._public.copy()      # updated in place when a trick ends
         return twin
 
     def outcome(self) -> Outcome:
