@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from itertools import filterfalse
 
 from cardtable.cards import SpanishCard, spanish_deck
 from cardtable.engine import Bot
@@ -21,6 +22,7 @@ from cardtable.games.guinote.state import (
 from cardtable.tricks import partner, team_of
 
 _DECK = tuple(spanish_deck())
+_REYES = frozenset(c for c in _DECK if c.rank == rules.REY)
 _PLAY_OF = _PLAYS.__getitem__        # play_of, without the call
 _CARD_OF = operator.attrgetter("card")
 
@@ -94,6 +96,8 @@ def _keep_values(view: GuinoteView) -> Callable[[SpanishCard], float]:
     """``_keep_value(card, view)`` as a one-argument function for this view: the same floats, the
     cante halves asked about once per suit."""
     base = _BY_TRUMP[view.trump][2]
+    if _REYES.isdisjoint(view.hand):          # no Rey: no unsung cante half, every value is the table's
+        return base.__getitem__
     unsung = _unsung_halves(view)
 
     def value(card: SpanishCard) -> float:
@@ -203,7 +207,9 @@ class NormalBot:
         top_seat, top = trick[rules.winner_index(trick, trump)]
         last = len(trick) == 3
         points = rules.POINTS_OF
-        trick_points = sum(points[c] for _, c in trick)
+        trick_points = 0
+        for _, card in trick:
+            trick_points += points[card]
         keep_value = _keep_values(view)
         if top_seat == partner(view.seat):
             safe = last or not unseen.beaten(top)
@@ -214,7 +220,7 @@ class NormalBot:
                                                                        and unsung(c[1]) else 0),
                                                           -rules.STRENGTH_OF[c]))
             return min(cards, key=keep_value)
-        winners = [c for c in cards if rules.beats(c, top, trump)]
+        winners = _winners(cards, top, trump)
         if winners:
             if last:
                 best = min(winners, key=keep_value)
@@ -230,9 +236,12 @@ class NormalBot:
         return min(cards, key=keep_value)
 
 
-# Each suit's cards, strongest first.
+# Each suit's cards, strongest first; each suit's cards as a set; a card's strength (None: 0).
 _STRONGEST_FIRST = {suit: sorted((c for c in _DECK if c.suit == suit), key=rules.strength, reverse=True)
                     for suit in "OCEB"}
+_SUIT_SETS = {suit: frozenset(cards) for suit, cards in _STRONGEST_FIRST.items()}
+_STRENGTH_OR_0: dict[SpanishCard | None, int] = {None: 0}
+_STRENGTH_OR_0.update((card, value) for card, value in rules.STRENGTH_OF.items())
 
 
 class Unseen:
@@ -249,17 +258,12 @@ class Unseen:
             known.add(card)
         if view.pinta is not None and view.pinta_taker is None:
             known.add(view.pinta)          # still face up by the stock
-        strength = rules.STRENGTH_OF
         # Per suit, the strength of the strongest unseen card (0: none unseen).
-        tops = {}
-        for suit, cards in _STRONGEST_FIRST.items():
-            top = 0
-            for card in cards:
-                if card not in known:
-                    top = strength[card]
-                    break
-            tops[suit] = top
-        self.tops = tops
+        seen, first, cards = known.__contains__, _STRENGTH_OR_0, _STRONGEST_FIRST
+        self.tops = {"O": first[next(filterfalse(seen, cards["O"]), None)],
+                     "C": first[next(filterfalse(seen, cards["C"]), None)],
+                     "E": first[next(filterfalse(seen, cards["E"]), None)],
+                     "B": first[next(filterfalse(seen, cards["B"]), None)]}
         self.trump = view.trump
         self.known = known
         self._trumps: int | None = None
@@ -269,7 +273,7 @@ class Unseen:
         """How many trumps are unseen (counted when first asked)."""
         if self._trumps is None:
             known = self.known
-            self._trumps = sum(1 for c in _STRONGEST_FIRST[self.trump] if c not in known)
+            self._trumps = len(_SUIT_SETS[self.trump].difference(known))
         return self._trumps
 
     def beaten(self, card: SpanishCard) -> bool:

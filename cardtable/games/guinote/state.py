@@ -4,6 +4,8 @@ hands de vueltas with claims, partidas and cotos."""
 from __future__ import annotations
 
 import dataclasses
+import operator
+from itertools import chain
 from typing import Any, ClassVar
 
 from cardtable.cards import CardError, SpanishCard, parse_spanish_card, spanish_deck
@@ -23,6 +25,7 @@ from cardtable.tricks import team_of
 from cardtable.views import LazyBotSeed, LazyFields, lazy_fields
 
 _new = object.__new__
+_SECOND = operator.itemgetter(1)
 _setattr = object.__setattr__
 
 
@@ -233,14 +236,14 @@ class GuinoteView(LazyFields, LazyBotSeed):
         cell = self.__dict__.get("_tricks_cards")
         if cell is not None and cell[1] is not None:
             return cell[1]
-        done = frozenset(c for t in self.tricks for _, c in t)
+        done = frozenset(map(_SECOND, chain.from_iterable(self.tricks)))
         if cell is not None and cell[0] == len(self.tricks):
             cell[1] = done
         return done
 
 
 # The fields a view fills on first use, in the order of the match's ``_lazy`` tuple (see GuinoteMatch.view).
-_LAZY_FIELDS = ("options", "hand_number", "dealer", "mano", "pinta", "pinta_taker", "stock_count", "exchange",
+_LAZY_FIELDS = ("options", "hand_number", "dealer", "mano", "stock_count", "exchange",
                 "counts", "winners", "card_points", "window_pair", "deciding", "vueltas", "carry", "score",
                 "cotos", "over", "decision")
 lazy_fields(GuinoteView, _LAZY_FIELDS)
@@ -298,7 +301,7 @@ class GuinoteMatch(Match):
                          "vueltas": vueltas, "carry": list(carry)})
 
     def _sort_hands(self) -> None:
-        key = rules.sort_keys(self.trump).__getitem__
+        key = _sort_ranks(self.trump).__getitem__
         for h in self.hands:
             h.sort(key=key)
 
@@ -324,8 +327,10 @@ class GuinoteMatch(Match):
         pair = self.window_pair
         if pair is None or self.finished or self.pending_draw is not None:
             return []
-        optional = self._optional
-        return [s for s in (pair, pair + 2) if optional(s)]
+        movers = [pair] if self._optional(pair) else []
+        if self._optional(pair + 2):
+            movers.append(pair + 2)
+        return movers
 
     def _optional(self, seat: int) -> list[Move]:
         if self.window_pair is None or seat % 2 != self.window_pair:       # team_of
@@ -575,10 +580,11 @@ class GuinoteMatch(Match):
         # besides them the cell of the finished tricks' cards (see finished_cards).
         _setattr(view, "__dict__", {
             "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
+            "pinta": self.pinta, "pinta_taker": pinta_taker,
             "trick": tuple(self.trick), "tricks": tuple(tricks),
             "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
             "legal": self._legal(seat, to_move), "_tricks_cards": cell,
-            "_lazy": (self.options, self.hand, self.dealer, self.mano, self.pinta, pinta_taker,
+            "_lazy": (self.options, self.hand, self.dealer, self.mano,
                       len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
                       tuple(self.winners), tuple(self.card_points), self.window_pair,
                       self.exchange_seat if self.pending_draw is not None else None, self.vueltas,
@@ -716,6 +722,19 @@ def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any
         match.apply(move, seat)
         out.append((seat, move))
     return out
+
+
+_SORT_RANKS: dict[str, dict[SpanishCard, int]] = {}
+
+
+def _sort_ranks(trump: str) -> dict[SpanishCard, int]:
+    """Each card's place in ``rules.sort_keys(trump)``'s order (distinct keys: one order), for sorting
+    by an int."""
+    ranks = _SORT_RANKS.get(trump)
+    if ranks is None:
+        keys = rules.sort_keys(trump)
+        ranks = _SORT_RANKS[trump] = {card: i for i, card in enumerate(sorted(keys, key=keys.__getitem__))}
+    return ranks
 
 
 _SUNG: dict[tuple, tuple[SungCante, ...]] = {}
