@@ -363,8 +363,10 @@ def test_guandan_reasons_hold_in_every_world():
             key = reason.key
             seen.add(key)
             check_lines(reason, str)
-            assert (key == "gd_why_forced") == (len(view.legal) == 1), (key, view.legal)
-            if key == "gd_why_forced" or view.phase != "play":
+            assert (key in ("gd_why_forced", "gd_why_forced_pass")) == (len(view.legal) == 1), (key, view.legal)
+            if key == "gd_why_forced_pass":
+                assert isinstance(move, Pass)
+            if len(view.legal) == 1 or view.phase != "play":
                 continue
             partner_top = view.top is not None and team_of(view.top.seat) == team_of(seat)
             if isinstance(move, Pass):
@@ -382,6 +384,19 @@ def test_guandan_reasons_hold_in_every_world():
                     assert nobody_answers(world, seat, move), (key, move)
             if key in ("gd_why_bomb", "gd_why_bomb_sure"):
                 assert move.type in rules.BOMB_TYPES
+            if key == "gd_why_lead":          # «keeps your groups»: no group of the plan is split
+                from collections import Counter
+
+                from cardtable.games.guandan.bots import decompose
+
+                def some_groups(left, groups):
+                    if not left:
+                        return True
+                    return any(Counter(g) <= left and some_groups(left - Counter(g), groups[i + 1:])
+                               for i, g in enumerate(groups))
+
+                fits = [g for _, g in decompose(list(view.hand), view.level) if Counter(g) <= Counter(move.cards)]
+                assert some_groups(Counter(move.cards), fits), move.cards
             if key == "gd_why_cheapest":
                 plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
                 assert rules.strength(move, view.level) == min(rules.strength(p, view.level) for p in plain)
@@ -397,6 +412,6 @@ def test_forced_moves_get_the_forced_reason(game):
     for _match, _seat, view in cache():
         if len(view.legal) == 1:
             forced += 1
-            assert spec.advice.explain(view, view.legal[0]).key.endswith("_why_forced") or \
+            assert spec.advice.explain(view, view.legal[0]).key.endswith(("_why_forced", "_why_forced_pass")) or \
                 view.legal[0].__class__.__name__ in ("KeepSeven", "Tribute", "Claim", "Show")
     assert forced

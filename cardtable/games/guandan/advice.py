@@ -39,12 +39,25 @@ def unbeatable(view: GuandanView, move: Play) -> bool:
     return not any(size <= most for _, _, size, *_ in answers)
 
 
+def whole_groups(plan: list[tuple[str, list]], cards) -> bool:
+    """Are ``cards`` some whole groups of the hand plan (none of its groups split)?"""
+    left = Counter(cards)
+    for _, group in plan:
+        need = Counter(group)
+        if need <= left:
+            left -= need
+    return not left
+
+
 def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
     """Why ``move`` is good here, in what the view shows at this point: the lead is said to come back
-    only when no unseen cards can answer the play, and beating the partner's play is always named
-    (the search's ``evaluation`` adds nothing here: the hand plan says more)."""
+    only when no unseen cards can answer the play, beating the partner's play is always named, and a
+    lead that splits a group of the hand plan is not said to keep it (the search's ``evaluation``
+    speaks for such a lead; elsewhere the hand plan says more)."""
     Reason = hints.Reason
     if len(view.legal) <= 1:
+        if isinstance(move, Pass):
+            return Reason.of("gd_why_forced_pass")
         return Reason.of("gd_why_forced")
     if isinstance(move, Tribute):
         return Reason.of("gd_why_tribute")
@@ -72,7 +85,9 @@ def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None
             return Reason.of("gd_why_lead_sure")
         if any(sorted(map(str, cards)) == sorted(map(str, move.cards)) for _, cards in plan):
             return Reason.of("gd_why_lead_plan", n=len(plan))
-        return Reason.of("gd_why_lead")
+        if whole_groups(plan, move.cards):
+            return Reason.of("gd_why_lead")
+        return hints.searched(evaluation) or Reason.of("gd_why_lead_other")
     if sure:
         return Reason.of("gd_why_beat_sure")
     plays = [m for m in view.legal if isinstance(m, Play) and m.type not in rules.BOMB_TYPES]
