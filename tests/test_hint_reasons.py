@@ -160,6 +160,12 @@ def test_gongzhu_reasons_hold_in_every_world():
                 # «a higher card may still come»: one is unseen, and the play is over the top
                 assert card.rank > top.rank and len(view.trick) < 3
                 assert any(c.suit == card.suit and c.rank > card.rank for c in view.unseen)
+            if key in ("gz_why_lead_pig_back", "gz_why_lead_goat_back"):
+                assert not view.trick and card in (rules.PIG, rules.GOAT)
+                for world in worlds(match, seat):
+                    assert trick_winners(world, seat, move, lambda m: isinstance(m, Play)) == {seat}
+            if key in ("gz_why_lead_pig", "gz_why_lead_goat"):
+                assert any(c.suit == card.suit and c.rank > card.rank for c in view.unseen)
             if key == "gz_why_lead_master":
                 assert not view.trick
                 for world in worlds(match, seat):

@@ -74,10 +74,16 @@ def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation 
     suit = SUITS[card.suit]
     same = [c for c in view.hand if c.suit == card.suit]
     if not view.trick:
+        master = not may_beat(view, card, later_seats(view))
+        # The Pig and the Goat go to the trick's taker: who may take them is the point.
+        if card == PIG:
+            return Reason.of("gz_why_lead_pig_back") if master else Reason.of("gz_why_lead_pig", suit=suit)
+        if card == GOAT:
+            return Reason.of("gz_why_lead_goat_back") if master else Reason.of("gz_why_lead_goat", suit=suit)
+        if master:
+            return Reason.of("gz_why_lead_master", card=card, suit=suit)
         if len(same) == 1:
             return Reason.of("gz_why_lead_void", suit=suit)
-        if not may_beat(view, card, later_seats(view)):
-            return Reason.of("gz_why_lead_master", card=card, suit=suit)
         if all(c.rank >= card.rank for c in same):
             return Reason.of("gz_why_lead_low", suit=suit)
         return hints.searched(evaluation) or Reason.of("gz_why_lead", card=card)
