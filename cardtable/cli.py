@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", default="normal",
                      help="CPU levels: one for all, or four comma-separated (seat 0 first)")
     sim.add_argument("--rotate", action="store_true",
-                     help="play each deal under every seating (all four rotations, or both pair orders)")
+                     help="play each deal under every seating (every distinct rotation, or both pair orders)")
     sim.add_argument("--hands", type=_count, metavar="H", help="stop each match after H hands")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
     sim.add_argument("--jobs", type=_count, default=None, metavar="N",

@@ -74,11 +74,15 @@ next_cpu_move = next_auto_move
 
 
 def rotations(spec: GameSpec, players: list[str], rotate: bool) -> list[list[str]]:
-    """The seatings each deal is played under: all four rotations (or both pair orders) with --rotate."""
+    """The seatings each deal is played under: with --rotate every distinct rotation (or both pair
+    orders). A seating met twice (``hard,normal,hard,normal`` turned by two seats is itself) is played
+    once: the same deal under the same seating plays out the same, so a second copy would only cost time
+    and count one result twice."""
     if not rotate:
         return [players]
     count = 2 if spec.partnerships else 4
-    return [players[-r:] + players[:-r] if r else list(players) for r in range(count)]
+    seatings = [players[-r:] + players[:-r] if r else list(players) for r in range(count)]
+    return [list(seating) for seating in dict.fromkeys(map(tuple, seatings))]
 
 
 @dataclasses.dataclass

@@ -274,3 +274,15 @@ def test_sim_rate_is_never_rounded_to_zero():
     assert _rate_text(12.345) == "12.3"
     assert _rate_text(2345.6) == "2346"
     assert _rate_text(float("inf")) == "inf"
+
+
+def test_sim_rotate_plays_a_seating_once():
+    """Two against two in Gong Zhu has two distinct rotations, not four (the others repeat them)."""
+    from cardtable import games, sim
+
+    gongzhu, guinote = games.get("gongzhu"), games.get("guinote")
+    assert sim.rotations(gongzhu, ["hard", "normal", "hard", "normal"], True) == [
+        ["hard", "normal", "hard", "normal"], ["normal", "hard", "normal", "hard"]]
+    assert len(sim.rotations(gongzhu, ["hard", "normal", "normal", "normal"], True)) == 4
+    assert len(sim.rotations(guinote, ["hard", "normal", "hard", "normal"], True)) == 2
+    assert sim.rotations(gongzhu, ["easy"] * 4, True) == [["easy"] * 4]
