@@ -41,6 +41,29 @@ class AdviceLine(Static):
         self.display = bool(text)
 
 
+class OptionalAsk:
+    """``next_step``'s mark for a CPU that may make an optional move out of turn: its bot is asked about
+    ``view`` off the event loop (:meth:`GameScreen.decide`), and None means it makes none."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, view: Any) -> None:
+        self.view = view
+
+
+class _Ask:
+    """Stands in for every CPU's bot in ``engine.next_auto_move``: an optional move out of turn is not
+    chosen there (on the event loop) but marked, to be asked in :meth:`GameScreen._cpu_turn`."""
+
+    level = None
+
+    def choose(self, view: Any) -> OptionalAsk:
+        return OptionalAsk(view)
+
+
+_ASK = _Ask()
+
+
 class GameScreen(Screen):
     """Base of the game screens. Subclasses render the table in :meth:`refresh_table`, name their hand
     widget (focused, and revealed card by card by the deal animation) and may pause the CPU (panels,
@@ -82,6 +105,10 @@ class GameScreen(Screen):
         self._hint: tuple[tuple[Any, int], Any] | None = None
         self._hint_pending: tuple[Any, int] | None = None
         self.flags: list[Any] = []
+        # A CPU's optional moves out of turn (Guiñote's cantes and claims) are asked off the loop too: the
+        # position whose optional move is being decided or shown, and the CPUs that declined theirs here.
+        self._optional_step: tuple[tuple[Any, int], int] | None = None
+        self._declined: tuple[tuple[Any, int], tuple[int, ...]] | None = None
 
     @property
     def match(self) -> Match:
@@ -275,6 +302,9 @@ class GameScreen(Screen):
     def play(self, move: Any, seat: int | None = None) -> bool:
         """Apply the human's (or any) move; on refusal say why in the status line and change nothing."""
         seat = self.match.to_move() if seat is None else seat
+        if seat == HUMAN and not self.human_may_move():
+            self.set_status(self.wait_text(self._optional_step[1]))
+            return False
         start = len(self.match.log)
         before = self.match.view(seat) if seat == HUMAN and self.checker_on else None
         try:
@@ -425,11 +455,18 @@ class GameScreen(Screen):
         return None
 
     def next_step(self) -> tuple[int, Any] | None:
-        """What happens next without asking the human (``engine.next_auto_move``): an armed move of
-        theirs, a CPU's optional move out of turn, or the CPU to move (its move None: it is decided in
-        :meth:`decide`)."""
+        """What happens next without asking the human, in ``engine.next_auto_move``'s order, decided
+        nothing on the event loop: an armed move of theirs, a forced move, then ``(seat, OptionalAsk)`` for a
+        CPU that may make an optional move out of turn (a partner's cante or claim: :meth:`_cpu_turn` asks
+        its bot off the loop, like a decision), or ``(seat, None)`` for the CPU to move. A CPU that
+        declined its optional move at this position is not asked again (its bot would answer the same)."""
         armed = self.armed_move()
-        return next_auto_move(self.match, self.bots.get, armed=None if armed is None else (HUMAN, armed),
+        declined = self._declined_here()
+
+        def bot_for(seat: int) -> Any:
+            return _ASK if seat in self.bots and seat not in declined else None
+
+        return next_auto_move(self.match, bot_for, armed=None if armed is None else (HUMAN, armed),
                               decide=False)
 
     def schedule_cpu(self) -> None:
@@ -440,6 +477,17 @@ class GameScreen(Screen):
         self._cpu_running = True
         self.run_worker(self._cpu_turn(), group="cpu", exclusive=True)
 
+    def human_may_move(self) -> bool:
+        """False while the human is to move and a CPU's optional move out of turn at this position (the
+        partner's cante) is being decided or shown (its pause): the human's move waits for it, so that a
+        quick lead does not close the window on the partner, as it could not at a real table."""
+        step = self._optional_step
+        return step is None or not self._same_position(step[0]) or self.match.to_move() != HUMAN
+
+    def wait_text(self, seat: int) -> str:
+        """The status line when the human moved while ``seat`` made its optional move first."""
+        return t("wait_first_cpu")
+
     async def _cpu_turn(self) -> None:
         try:
             while self.cpu_may_move():
@@ -447,14 +495,32 @@ class GameScreen(Screen):
                 if step is None:
                     return
                 seat, move = step
-                if move is None:
+                key = self.position()
+                if isinstance(move, OptionalAsk):
+                    self._optional_step = (key, seat)
+                if move is None or isinstance(move, OptionalAsk):
+                    view = move.view if isinstance(move, OptionalAsk) else self.match.view(seat)
                     try:
-                        move = await self.decide(seat, self.match.view(seat))
+                        answer = await self.decide(seat, view)
                     except workers.ThinkerClosed:     # the app is leaving
                         return
+                    if not self.is_mounted:
+                        return
+                    if not self._same_position(key) or self.armed_move() is not None:
+                        continue                      # the human moved or armed a move meanwhile: ask again
+                    if answer is None:                # an optional move declined
+                        self._declined = (key, (*self._declined_here(), seat))
+                        self._optional_step = None
+                        continue
+                    move = answer
                 if seat != HUMAN:
                     await self._pause(self.cpu_delay(seat, move))
-                if not self.is_mounted or self.match.why_illegal(move, seat) is not None:
+                self._optional_step = None
+                if not self.is_mounted:
+                    return
+                if not self._same_position(key):
+                    continue                          # a move of the human's came first: look again
+                if self.match.why_illegal(move, seat) is not None:
                     return
                 start = len(self.match.log)
                 self.match.apply(move, seat)
@@ -464,6 +530,10 @@ class GameScreen(Screen):
                 self.refresh_table()
         finally:
             self._cpu_running = False
+            self._optional_step = None
+
+    def _declined_here(self) -> tuple[int, ...]:
+        return self._declined[1] if self._declined and self._same_position(self._declined[0]) else ()
 
     def cpu_delay(self, seat: int, move: Any) -> float:
         return self.app.settings.cpu_delay

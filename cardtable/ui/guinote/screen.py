@@ -166,7 +166,7 @@ class GuinoteScreen(GameScreen):
             self.app.push_screen(ClaimScreen(self.match.view(HUMAN), self.count_help), callback=self._claimed)
             return
         armed = self.armed_move()
-        if armed is not None:
+        if armed is not None and self.human_may_move():    # (else the CPU turn makes it, after the partner's)
             self.play(armed, HUMAN)
             return
         super().advance()
@@ -428,6 +428,9 @@ class GuinoteScreen(GameScreen):
         from cardtable.ui.screens import RulesScreen
 
         self.app.push_screen(RulesScreen("guinote"))
+
+    def wait_text(self, seat: int) -> str:
+        return t("gn_wait_first", name=seat_name(seat))
 
     def cpu_delay(self, seat: int, move: Any) -> float:
         # A keep of the 7 is silent at a real table: no pause for it (forced or not), so the time the
