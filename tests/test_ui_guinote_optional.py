@@ -159,3 +159,34 @@ async def test_a_lead_waits_for_the_partners_cante(tmp_path, monkeypatch):
         assert screen.match.moves[moves] == (2, Cante("C"))
         assert screen.play(lead, 0)
         assert screen.match.moves[-1] == (0, lead) or (0, lead) in screen.match.moves[moves:]
+
+
+async def test_a_lead_during_the_partners_pause_waits_too(tmp_path):
+    """At the slow speed the partner's cante is shown after a pause. A lead pressed in that pause used to
+    be played: the cante was lost and the next CPU never moved (the CPU turn stopped on the cante, now
+    illegal, and nobody started it again). Now the lead waits for the cante, then plays, and the game
+    goes on."""
+    app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), SEED, "normal"), cpu_speed="slow")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if any(isinstance(s, GuinoteScreen) for s in app.screen_stack):
+                break
+        screen = table(app)
+        for _ in range(3000):
+            await pilot.pause(0.02)
+            if screen._optional_step is not None:
+                break
+            if isinstance(app.screen, ExchangeScreen):
+                await pilot.press("enter")
+            elif screen.match.to_move() == 0 and not screen._cpu_running and app.screen is screen:
+                assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+        assert screen._optional_step is not None and screen.match.to_move() == 0
+        moves = len(screen.match.moves)
+        lead = next(m for m in screen.match.legal_moves(0) if isinstance(m, Play))
+        assert not screen.play(lead, 0)
+        await settle(pilot)
+        assert screen.match.moves[moves:] == [(2, Cante("C"))]
+        assert screen.play(lead, 0)
+        await settle(pilot)
+        assert screen.match.moves[moves + 1] == (0, lead) and len(screen.match.moves) > moves + 2   # seat 1 played
