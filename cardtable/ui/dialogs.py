@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from cardtable.engine import OptionError, check_seed
 from cardtable.i18n import t
+from cardtable.ui.footer import DialogKeys
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.toggles import ChoiceButton
 
@@ -74,6 +75,14 @@ class HandEndDialog(ChoiceDialog):
                     yield Button(t("continue") if self.match_over else t("next_hand"), id="next",
                                  variant="primary")
 
+
+    def adjust_bindings(self) -> None:
+        # The key bar names Enter / n as the button does: «Continue» when the match is over, «End
+        # practice» after a practice deal (it said «Next hand» under a «Continue» button).
+        if self.practice:
+            self.relabel("choose('next')", t("practice_end"))
+        elif self.match_over:
+            self.relabel("choose('next')", t("continue"))
 
     def action_scroll_body(self, step: int) -> None:
         self.query_one("#hand-end-body", VerticalScroll).scroll_relative(y=step, animate=False)
@@ -166,7 +175,7 @@ class RunningScoreChart(Widget):
             plt.yaxes(False, False)
 
 
-class LastTrickDialog(ModalScreen):
+class LastTrickDialog(DialogKeys, ModalScreen):
     """The last trick of the hand: one line per card, then who took it."""
 
     BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]

@@ -76,3 +76,36 @@ class Footer(TextualFooter):
         for entries in watchers.values():
             entries[:] = [(node, callback) for node, callback in entries
                           if not (node._closing or node._closed)]
+
+
+class DialogKeys:
+    """A dialog's own key bar (mixed into the modal screens). Textual draws a modal screen over the
+    screen below, whose Footer stays visible and shows that screen's keys, not the dialog's: under the
+    «Exchange the 7?» question the table's keys (Play, Pinta…) were shown, which do nothing there, and at
+    80 columns «? Keys» was cut off. Each dialog docks a Footer of its own over it, showing its keys
+    (translated), then the app's (``?`` Keys, the palette)."""
+
+    def on_mount(self) -> None:
+        from cardtable.i18n import t
+        from cardtable.ui.bindings import translate_bindings
+
+        translate_bindings(self)
+        self.adjust_bindings()
+        # A modal screen's bindings stop at the screen, so the footer would not show the app's «? Keys»
+        # (which works here: a priority binding): bound here too, last, as the tables bind it.
+        if "question_mark" not in self._bindings.key_to_bindings:
+            self._bindings.bind("question_mark", "app.help", t("help"))
+        if not self.query(TextualFooter):
+            self.mount(Footer())
+
+    def adjust_bindings(self) -> None:
+        """Change a key's label for this dialog (its button's words) once the bindings are translated."""
+
+    def relabel(self, action: str, description: str) -> None:
+        """Give every key bound to ``action`` the label ``description``."""
+        import dataclasses
+
+        keys = self._bindings.key_to_bindings
+        for key, bindings in keys.items():
+            keys[key] = [dataclasses.replace(b, description=description) if b.action == action else b
+                         for b in bindings]

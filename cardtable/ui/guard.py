@@ -10,14 +10,17 @@ from typing import Any
 
 from textual.screen import ModalScreen, Screen
 
+from cardtable.ui.footer import DialogKeys
+
 
 def on_top(screen: Screen) -> bool:
     """Whether ``screen`` is the screen on top and ready (mounted): the only one that may act."""
     return screen.is_attached and screen.is_mounted and screen.app.screen is screen
 
 
-class AnswerOnce(ModalScreen):
-    """A modal screen whose answer (``dismiss``) counts once, and only while it is on top."""
+class AnswerOnce(DialogKeys, ModalScreen):
+    """A modal screen whose answer (``dismiss``) counts once, and only while it is on top. Its key bar
+    shows its own keys (:class:`DialogKeys`)."""
 
     _answered = False
 
