@@ -17,6 +17,7 @@ from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import on_top
+from cardtable.ui.widgets import MenuList
 
 
 class HomeScreen(Screen):
@@ -35,7 +36,7 @@ class HomeScreen(Screen):
         with Vertical(id="home-body"):
             yield Static(id="home-title")
             yield Static(id="home-subtitle")
-            yield OptionList(id="game-list")
+            yield MenuList(id="game-list")
             yield Static(id="home-hint")
             yield Static(id="home-saves-title")
             yield Static(id="home-saves")

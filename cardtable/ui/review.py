@@ -25,6 +25,7 @@ from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.widgets import MenuList
 
 YOU = 0
 NAME_WIDTH = 10
@@ -566,7 +567,7 @@ class HandPickerDialog(AnswerOnce):
             if not self.records:
                 yield Static(t("review_no_hands"))
             else:
-                yield OptionList(*(Option(Text(t("review_pick_row", hand=r["hand"],
+                yield MenuList(*(Option(Text(t("review_pick_row", hand=r["hand"],
                                                   result=hand_result(self.match.game, r))), id=str(r["hand"]))
                                    for r in self.records), id="review-hands-list")
             yield Label(t("review_pick_hint"), classes="dialog-hint")

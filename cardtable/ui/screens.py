@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -165,6 +167,24 @@ class SettingsScreen(AnswerOnce):
         self.dismiss(None)
 
 
+def saved_when(stamp: str, now: _dt.datetime | None = None) -> str:
+    """When a save was written (its UTC ISO stamp), short and in local time: «Dec 1 22:54», «1 dic 22:54»,
+    «12月1日 22:54» this year, the date alone («2025-12-01») before. A stamp that does not read (a
+    hand-edited file) is shown as it is, cleaned and capped."""
+    try:
+        when = _dt.datetime.fromisoformat(stamp)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=_dt.UTC)
+        when = when.astimezone()
+    except (ValueError, OverflowError, OSError):
+        return safetext.clean(stamp.replace("T", " "), safetext.SHORT)
+    now = now or _dt.datetime.now().astimezone()
+    if when.year != now.year:
+        return when.date().isoformat()
+    month = t("months_short").split()[when.month - 1]
+    return t("date_short", month=month, number=when.month, day=when.day) + when.strftime(" %H:%M")
+
+
 class SlotsScreen(Screen):
     """The save slots, newest first; damaged ones listed with the reason."""
 
@@ -186,25 +206,44 @@ class SlotsScreen(Screen):
 
     def fill(self) -> None:
         table = self.query_one(DataTable)
+        row = table.cursor_row
         table.clear(columns=True)
-        table.add_columns(t("slot"), t("game"), t("summary"), t("saved_at"))
         try:
             infos = self.app.store.list()
             empty = t("no_saves")
         except SaveDirError as exc:
             infos, empty = [], t("saves_unreadable", reason=safetext.clean(exc.reason))
+        rows = []
         for info in infos:
             # Every field here may come from a hostile file: cleaned, capped and given as Text (a string
             # cell would be read as Rich markup: backslashes eaten, «:smile:» turned into an emoji).
             slot = safetext.text(info.slot, safetext.SHORT)
             if info.damaged:
-                table.add_row(slot, safetext.text(info.game or "?", safetext.SHORT),
-                              safetext.text(f"{t('damaged')}: {info.problem}"), "", key=info.slot)
+                rows.append((slot, safetext.text(info.game or "?", safetext.SHORT), Text(""),
+                             safetext.text(f"{t('damaged')}: {info.problem}")))
             else:
-                table.add_row(slot, t("game_" + info.game), safetext.text(info.describe()),
-                              safetext.text(info.saved_at.replace("T", " "), safetext.SHORT), key=info.slot)
+                rows.append((slot, Text(t("game_" + info.game)), Text(saved_when(info.saved_at)),
+                             safetext.text(info.describe())))
+        # The summary last, in the width the other columns leave, ending in «…» where it is longer: the
+        # date used to come last and was cut to «2026» at 80 columns.
+        headers = (t("slot"), t("game"), t("saved_at"))
+        widths = [max([cell_len(h)] + [r[i].cell_len for r in rows]) for i, h in enumerate(headers)]
+        padding = 2 * table.cell_padding
+        room = self.app.size.width - sum(widths) - 4 * padding - 2     # (the vertical scroll bar)
+        for header, width in zip(headers, widths, strict=True):
+            table.add_column(header, width=width)
+        table.add_column(t("summary"), width=max(20, room))
+        for info, (*first, summary) in zip(infos, rows, strict=True):
+            summary.no_wrap, summary.overflow = True, "ellipsis"
+            table.add_row(*first, summary, key=info.slot)
+        if rows and row:
+            table.move_cursor(row=min(row, len(rows) - 1))
         self.query_one("#slots-empty", Static).update(Text("" if infos else empty))
         table.focus()
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            self.fill()
 
     def _current_slot(self) -> str | None:
         table = self.query_one(DataTable)

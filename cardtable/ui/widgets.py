@@ -10,7 +10,7 @@ from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 MARKER, MARKER_ASCII = "▲", "^"
 
@@ -119,4 +119,29 @@ class TrickView(Static):
         if taker is not None:
             lines.append(Text(taker, style="bold"))
         lines.append(Text(status, style="bold" if taker is None else ""))
+        if self.size.height and len(lines) + status.count("\n") > self.size.height:
+            del lines[4], lines[2]      # no room for the blank rows around the middle: the news come first
         self.update(Text("\n").join(lines))
+
+
+class MenuList(OptionList):
+    """An OptionList whose ↓ / ↑ stop at the last / first option. Textual's wraps around (↓ on the last
+    game went back to the first); every other list and cursor here stops at its ends (the saved games,
+    the hand's cards, Guandan's columns), and a short menu is easier to use when ↓ ↓ ↓ ends on its last
+    item whatever the start. Home / End / PgUp / PgDn are Textual's."""
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def _step(self, direction: int) -> None:
+        from textual._widget_navigation import find_next_enabled_no_wrap
+
+        if self.highlighted is None:
+            super().action_cursor_down() if direction > 0 else super().action_cursor_up()
+            return
+        index = find_next_enabled_no_wrap(self.options, anchor=self.highlighted, direction=direction)
+        if index is not None:
+            self.highlighted = index

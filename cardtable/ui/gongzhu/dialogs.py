@@ -174,12 +174,16 @@ class GongZhuMatchEnd(MatchEndDialog):
 
     def body(self):
         def names(seats):
-            return ", ".join(seat_name(s) for s in seats)
+            """«Oeste y Este», «West, North and East» (was «Oeste, Este»)."""
+            words = [seat_name(s) for s in seats]
+            return words[0] if len(words) == 1 else t("list_and", first=", ".join(words[:-1]), last=words[-1])
 
         totals = Text()
         for seat, total in enumerate(self.record["totals"]):
             totals.append(f"{cells.ljust(seat_name(seat), 8)}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
-        yield Label(Text(t("gz_winner", names=names(self.record["winners"])), style="bold green"))
+        winners = self.record["winners"]
+        yield Label(Text(t("gz_winner" if len(winners) == 1 else "gz_winners", names=names(winners)),
+                         style="bold green"))
         yield Label(Text(t("gz_pig_is", names=names(self.record["pig"])), style="bold red"))
         yield Static(totals)
 

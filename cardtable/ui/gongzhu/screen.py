@@ -25,7 +25,7 @@ from cardtable.ui.gongzhu.dialogs import (
     ShowPanel,
     last_trick_dialog,
 )
-from cardtable.ui.gongzhu.text import card_name, hand_label, hand_points, seat_name, taken_text
+from cardtable.ui.gongzhu.text import card_name, hand_label, hand_points, seat_name, taken_text, the_card
 from cardtable.ui.gongzhu.widgets import seat_plate, show_trick
 from cardtable.ui.seats import SeatPanel
 from cardtable.ui.widgets import HandView, TrickView
@@ -135,7 +135,7 @@ class GongZhuScreen(GameScreen):
             me.append(f"  {t('gz_shown')}: ")
             me.append_text(cards_text(view.shown[HUMAN] or view.my_show or (), style))
         if view.taken[HUMAN]:
-            me.append(f"  {t('gz_taken')}: ")
+            me.append(f"  {t('gz_taken_you')}: ")      # «te llevas» (the others' plates: «se lleva»)
             me.append_text(taken_text(view.taken[HUMAN], style))
             me.append(f"  {t('gz_hand_points')} {hand_points(view, HUMAN):+d}")
         self.query_one("#gz-me", Static).update(me)
@@ -245,6 +245,14 @@ class GongZhuScreen(GameScreen):
         if isinstance(move, Card):
             return card_name(move)
         return str(move)
+
+    def flag_text(self, flag: Any) -> str:
+        """The checker's sentence names the card with its article: «La CPU habría jugado el 7 de
+        tréboles» (was «jugado 7 de tréboles», «jugado as de diamantes»)."""
+        better = flag.better.card if isinstance(flag.better, Play) else flag.better
+        if isinstance(better, Card):
+            return self.spec.advice.cost_text(the_card(better), flag.cost)
+        return super().flag_text(flag)
 
     def param_text(self, value: Any) -> str:
         """Cards inside a reason are drawn short (♠A), the hinted card is named in words."""

@@ -25,6 +25,12 @@ def card_name(card: Card) -> str:
     return t("gz_card_nick", card=name, nick=t(nick)) if nick else name
 
 
+def the_card(card: Card) -> str:
+    """The card's name with its article, for a sentence: «la dama de picas, el Cerdo», «el 7 de
+    tréboles» (the jota and the dama are feminine)."""
+    return t("gz_the_f" if card.rank in (11, 12) else "gz_the", card=card_name(card))
+
+
 def taken_text(cards, style: str) -> Text:
     """Taken cards grouped by suit, ranks spaced: «Q♠  3 4 J K♥  10♣  J♦»."""
     text = Text()

@@ -28,6 +28,7 @@ from cardtable.ui.guandan.text import (
     seat_name,
 )
 from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.widgets import MenuList
 
 
 # ---------------------------------------------------------------- modal screens
@@ -75,7 +76,7 @@ class ChooserScreen(AnswerOnce):
             options.append(Option(line, id=str(i)))
         with Vertical(classes="dialog"):
             yield Label(t("gd_choose_title"), classes="dialog-title")
-            yield OptionList(*options, id="gd-readings")
+            yield MenuList(*options, id="gd-readings")
         yield Footer()
 
     def on_mount(self) -> None:

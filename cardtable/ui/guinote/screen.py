@@ -412,6 +412,14 @@ class GuinoteScreen(GameScreen):
             return names[0] if len(names) == 1 else t("list_and", first=", ".join(names[:-1]), last=names[-1])
         return super().param_text(value)
 
+    def flag_text(self, flag: Any) -> str:
+        """The checker's sentence names the card with its article: «La CPU habría jugado el Rey de copas»
+        (was «jugado Rey de copas»)."""
+        better = flag.better.card if isinstance(flag.better, Play) else flag.better
+        if isinstance(better, SpanishCard):
+            return self.spec.advice.cost_text(the_card(better), flag.cost)
+        return super().flag_text(flag)
+
     def move_text(self, move: Any) -> str:
         if isinstance(move, Play):
             move = move.card

@@ -32,11 +32,22 @@ def exchanged(seat: int) -> str:
     return t("gn_exchanged_you") if seat == HUMAN else t("gn_exchanged", name=seat_name(seat))
 
 
-def exchange_news(seat: int, card: SpanishCard) -> str:
-    """«Cambiaste el 7 por la Sota de oros» / «Derecha cambió el 7 por el As de copas»."""
+class Announcement(str):
+    """A sentence announced in the trick area, with ``broken``: the same in two clean lines, for a trick
+    area too narrow for it (at 80 columns it is 40 wide; Rich would leave «espadas» alone below)."""
+
+    broken: tuple[str, ...] = ()
+
+
+def exchange_news(seat: int, card: SpanishCard) -> Announcement:
+    """«Cambiaste el 7 por la Sota de oros» / «Derecha cambió el 7 por el As de copas»; broken after the
+    7 («Derecha cambió el 7» / «por el As de copas»)."""
     if seat == HUMAN:
-        return t("gn_exchange_news_you", card=the_card(card))
-    return t("gn_exchange_news", name=seat_name(seat), card=the_card(card))
+        news = Announcement(t("gn_exchange_news_you", card=the_card(card)))
+    else:
+        news = Announcement(t("gn_exchange_news", name=seat_name(seat), card=the_card(card)))
+    news.broken = (exchanged(seat), t("gn_exchange_news_for", card=the_card(card)))
+    return news
 
 
 def cante_sentence(seat: int, points: int, suit: str | None) -> str:

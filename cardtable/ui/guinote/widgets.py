@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -82,6 +83,11 @@ def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str, ne
         return f"{seat_name(seat)} · {mine.plain}" if mine else seat_name(seat)
 
     taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
-    if news:
-        status = "\n".join([*news[-2:], status])    # the latest two fit the cross at 80×24
+    if news:                                        # the latest two fit the cross at 80×24
+        width = widget.size.width or 999
+        lines = []
+        for item in news[-2:]:
+            broken = getattr(item, "broken", ())
+            lines.extend(broken if broken and cell_len(item) > width else (item,))
+        status = "\n".join([*lines, status])
     widget.show_cross(slot, name, left=3, right=1, taker=taker, status=status)
