@@ -182,7 +182,7 @@ def saved_when(stamp: str, now: _dt.datetime | None = None) -> str:
     if when.year != now.year:
         return when.date().isoformat()
     month = t("months_short").split()[when.month - 1]
-    return t("date_short", month=month, number=when.month, day=when.day) + when.strftime(" %H:%M")
+    return t("date_short", month=month, day=when.day) + when.strftime(" %H:%M")
 
 
 class SlotsScreen(Screen):

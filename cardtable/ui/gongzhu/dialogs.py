@@ -182,8 +182,8 @@ class GongZhuMatchEnd(MatchEndDialog):
         for seat, total in enumerate(self.record["totals"]):
             totals.append(f"{cells.ljust(seat_name(seat), 8)}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
         winners = self.record["winners"]
-        yield Label(Text(t("gz_winner" if len(winners) == 1 else "gz_winners", names=names(winners)),
-                         style="bold green"))
+        line = t("gz_winner", names=names(winners)) if len(winners) == 1 else t("gz_winners", names=names(winners))
+        yield Label(Text(line, style="bold green"))
         yield Label(Text(t("gz_pig_is", names=names(self.record["pig"])), style="bold red"))
         yield Static(totals)
 

@@ -28,7 +28,8 @@ def card_name(card: Card) -> str:
 def the_card(card: Card) -> str:
     """The card's name with its article, for a sentence: «la dama de picas, el Cerdo», «el 7 de
     tréboles» (the jota and the dama are feminine)."""
-    return t("gz_the_f" if card.rank in (11, 12) else "gz_the", card=card_name(card))
+    name = card_name(card)
+    return t("gz_the_f", card=name) if card.rank in (11, 12) else t("gz_the", card=name)
 
 
 def taken_text(cards, style: str) -> Text:
