@@ -83,7 +83,7 @@ class DialogKeys:
     screen below, whose Footer stays visible and shows that screen's keys, not the dialog's: under the
     «Exchange the 7?» question the table's keys (Play, Pinta…) were shown, which do nothing there, and at
     80 columns «? Keys» was cut off. Each dialog docks a Footer of its own over it, showing its keys
-    (translated), then the app's (``?`` Keys, the palette)."""
+    (translated), then «? Keys»."""
 
     def on_mount(self) -> None:
         from cardtable.i18n import t

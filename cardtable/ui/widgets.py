@@ -137,11 +137,9 @@ class MenuList(OptionList):
         self._step(-1)
 
     def _step(self, direction: int) -> None:
-        from textual._widget_navigation import find_next_enabled_no_wrap
-
-        if self.highlighted is None:
-            super().action_cursor_down() if direction > 0 else super().action_cursor_up()
-            return
-        index = find_next_enabled_no_wrap(self.options, anchor=self.highlighted, direction=direction)
-        if index is not None:
+        index = (-1 if direction > 0 else self.option_count) if self.highlighted is None else self.highlighted
+        index += direction
+        while 0 <= index < self.option_count and self.get_option_at_index(index).disabled:
+            index += direction
+        if 0 <= index < self.option_count:
             self.highlighted = index
