@@ -510,12 +510,12 @@ class GameScreen(Screen):
                         continue                      # the human moved or armed a move meanwhile: ask again
                     if answer is None:                # an optional move declined
                         self._declined = (key, (*self._declined_here(), seat))
-                        self._optional_step = None
+                        self._end_optional_step()
                         continue
                     move = answer
                 if seat != HUMAN:
                     await self._pause(self.cpu_delay(seat, move))
-                self._optional_step = None
+                self._end_optional_step()
                 if not self.is_mounted:
                     return
                 if not self._same_position(key):
@@ -530,7 +530,13 @@ class GameScreen(Screen):
                 self.refresh_table()
         finally:
             self._cpu_running = False
-            self._optional_step = None
+            self._end_optional_step()
+
+    def _end_optional_step(self) -> None:
+        """The CPU's optional move is made or declined: the human may move, and «A moment…» goes."""
+        step, self._optional_step = self._optional_step, None
+        if step is not None and self.status == self.wait_text(step[1]):
+            self.set_status("")
 
     def _declined_here(self) -> tuple[int, ...]:
         return self._declined[1] if self._declined and self._same_position(self._declined[0]) else ()
