@@ -9,7 +9,7 @@ from cardtable.cards import Card, french_deck
 from cardtable.engine import Bot
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.rules import GOAT, HEART_ACE, PIG, SORT_ORDER, TRANSFORMER
-from cardtable.games.gongzhu.state import GongZhuView, Play, Show, play_of
+from cardtable.games.gongzhu.state import SHOW_NOTHING, GongZhuView, Play, Show, play_of
 
 ACE_SPADES = Card(14, "S")
 KING_SPADES = Card(13, "S")
@@ -27,7 +27,7 @@ class EasyBot:
 
     def choose(self, view: GongZhuView) -> Show | Play:
         if view.phase == "show":
-            return _offered(view, Show(()))
+            return _offered(view, SHOW_NOTHING)
         cards = [move.card for move in view.legal]
         trick = view.trick
         if not trick:
@@ -239,7 +239,7 @@ def _offered(view: GongZhuView, move: Show) -> Show:
     """The very object the view's legal list holds for ``move`` (so that applying it takes the trusted
     path), else ``move`` itself."""
     for candidate in view.legal:
-        if candidate == move:
+        if candidate is move or candidate == move:
             return candidate
     return move
 

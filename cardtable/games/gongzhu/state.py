@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, CardError, french_deck, parse_card
@@ -156,10 +157,9 @@ class _Split(dict):
         return twin
 
 
-def play_of(card: Card) -> Play:
-    """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
-    path)."""
-    return _PLAYS[card]
+# play_of(card): the Play of ``card``, the very object ``legal_moves`` offers (so a bot's choice takes the
+# trusted path); the dict's own lookup, called once per decision.
+play_of: Callable[[Card], Play] = _PLAYS.__getitem__
 
 
 def decode_move(data: Any) -> Show | Play:
@@ -186,10 +186,13 @@ def subsets(cards: list[Card]) -> list[tuple[Card, ...]]:
     return out
 
 
+SHOW_NOTHING = Show(())     # the Show of nothing every showing list offers (first)
+
+
 @functools.lru_cache(maxsize=64)
 def _shows(showable: tuple[Card, ...]) -> tuple[Show, ...]:
     """The Show moves open to a hand holding ``showable`` (moves are values: shared, like the Plays)."""
-    return tuple(Show(cards) for cards in subsets(list(showable)))
+    return tuple(Show(cards) if cards else SHOW_NOTHING for cards in subsets(list(showable)))
 
 
 # ---------------------------------------------------------------- the view
@@ -393,8 +396,10 @@ class GongZhuMatch(Match):
             card = move.card
             self._hands[seat].remove(card)
             split = self._split[seat]
-            if split is not None:
-                split.play(card)
+            if split is not None:                  # split.play(card), written out
+                play = _PLAYS[card]
+                split[card[1]] = tuple([p for p in split[card[1]] if p is not play])
+                split.pop(rules.ANY, None)
             trick.append((seat, card))
             self._next = (seat + 1) % 4
             return
