@@ -63,6 +63,19 @@ class Flag:
     stderr: float
 
 
+def may_be_held(cards, seats, owner: dict, voids) -> bool:
+    """Could one of ``seats`` hold one of ``cards`` (cards the viewer has not seen), as far as the view
+    knows: a card known to be in a seat's hand (``owner``: card -> seat) counts only for that seat, any
+    other for a seat not known to be void of its suit (``voids[seat]``: the suits it lacks)."""
+    for card in cards:
+        if card in owner:
+            if owner[card] in seats:
+                return True
+        elif any(card.suit not in voids[seat] for seat in seats):
+            return True
+    return False
+
+
 def runner_up(evaluation: Evaluation) -> tuple[Any, float | None]:
     """The best move other than the chosen one, and how much the chosen one gains over it."""
     table = dict(evaluation.scores)

@@ -36,17 +36,9 @@ def may_beat(view: GongZhuView, card: Card, seats: list[int]) -> bool:
     unseen cards, the suits a seat showed it lacks, the shown cards and who showed them)?"""
     if not seats:
         return False
-    voids = view.voids()
     owner = {c: seat for seat, cards in enumerate(view.shown) for c in cards}
-    for other in view.unseen:
-        if other.suit != card.suit or other.rank <= card.rank:
-            continue
-        if other in owner:
-            if owner[other] in seats:
-                return True
-        elif any(other.suit not in voids[seat] for seat in seats):
-            return True
-    return False
+    higher = (other for other in view.unseen if other.suit == card.suit and other.rank > card.rank)
+    return hints.may_be_held(higher, seats, owner, view.voids())
 
 
 def face_points(view: GongZhuView, cards) -> int:

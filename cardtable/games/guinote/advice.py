@@ -42,18 +42,9 @@ def may_beat(view: GuinoteView, card, seats: list[int]) -> bool:
     arrastre."""
     if not seats:
         return False
-    known = known_holdings(view)
-    owner = {c: seat for seat, cards in known.items() for c in cards}
-    voids = arrastre_voids(view)
-    for other in _unseen(view):
-        if not rules.beats(other, card, view.trump):
-            continue
-        if other in owner:
-            if owner[other] in seats:
-                return True
-        elif any(other.suit not in voids[seat] for seat in seats):
-            return True
-    return False
+    owner = {c: seat for seat, cards in known_holdings(view).items() for c in cards}
+    better = (other for other in _unseen(view) if rules.beats(other, card, view.trump))
+    return hints.may_be_held(better, seats, owner, arrastre_voids(view))
 
 
 def explain(view: GuinoteView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
