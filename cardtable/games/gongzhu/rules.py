@@ -28,6 +28,10 @@ HEART_VALUES = {2: 0, 3: 0, 4: 0, 5: -10, 6: -10, 7: -10, 8: -10, 9: -10, 10: -1
                 11: -20, 12: -30, 13: -40, 14: -50}
 
 
+# Each heart's value, by card (also the test «is it a heart» of the scoring, one lookup per card).
+_HEART_POINTS = {card: HEART_VALUES[card.rank] for card in ALL_HEARTS}
+
+
 def heart_value(card: Card) -> int:
     return HEART_VALUES[card.rank] if card.suit == "H" else 0
 
@@ -198,7 +202,7 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
     p_mult = 2 if PIG in shown else 1
     g_mult = 2 if GOAT in shown else 1
     t_mult = 4 if TRANSFORMER in shown else 2
-    hearts = [c for c in taken if c.suit == "H"]
+    hearts = list(filter(_HEART_POINTS.__contains__, taken))
     all_hearts = len(hearts) == 13
     has_pig, has_goat, has_transformer = PIG in taken, GOAT in taken, TRANSFORMER in taken
 
@@ -208,7 +212,7 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
         return Lines(hearts_line, pig_line, goat_line, base, f"x{t_mult}", base * t_mult,
                      all_hearts=True, grand_slam=True)
 
-    hearts_line = (all_hearts_value if all_hearts else sum([HEART_VALUES[c.rank] for c in hearts])) * h_mult
+    hearts_line = (all_hearts_value if all_hearts else sum(map(_HEART_POINTS.__getitem__, hearts))) * h_mult
     swapped = swap and someone_took_all_hearts
     pig_line = (100 if swapped else -100) * p_mult if has_pig else 0
     goat_line = (-100 if swapped else 100) * g_mult if has_goat else 0
@@ -216,7 +220,7 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
     if not has_transformer:
         return _lines(hearts_line, pig_line, goat_line, base, "none", base, all_hearts)
     if zero_hearts_alone:
-        others = has_pig or has_goat or any(HEART_VALUES[c.rank] for c in hearts)
+        others = has_pig or has_goat or any(map(_HEART_POINTS.__getitem__, hearts))
     else:
         others = has_pig or has_goat or bool(hearts)
     if not others:
@@ -235,7 +239,10 @@ def _lines(hearts: int, pig: int, goat: int, base: int, transformer: str, hand: 
 def score_hand(taken: Sequence[Collection[Card]], shown: Collection[Card], swap: bool,
                zero_hearts_alone: bool, all_hearts_value: int = 200) -> list[Lines]:
     """Score all four players' taken cards."""
-    all_hearts = any(sum(1 for c in pile if c.suit == "H") == 13 for pile in taken)
+    all_hearts = False
+    for pile in taken:       # (fewer than 13 cards cannot hold every heart)
+        if len(pile) >= 13 and len(list(filter(_HEART_POINTS.__contains__, pile))) == 13:
+            all_hearts = True
     return [score_taken(pile, shown, swap, zero_hearts_alone, all_hearts, all_hearts_value) for pile in taken]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import operator
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -120,6 +121,8 @@ _CODES = {card: card.code for card in french_deck()}     # moves are values: one
 
 
 _CARD_OF = operator.attrgetter("card")
+_SUIT = operator.itemgetter(1)
+_ANY = rules.ANY
 
 
 class _Split(dict):
@@ -128,20 +131,35 @@ class _Split(dict):
     Play of the hand in hand order, made when first asked (a lead or a discard) and dropped when a card
     is played."""
 
-    __slots__ = ("hand",)
+    __slots__ = ("hand", "suits")
 
     def __init__(self, hand: list[Card]) -> None:
-        super().__init__()
         self.hand = hand                     # the match's own list of the seat's cards
+        # ``suits``: the suits in hand order when each suit's cards lie together (a dealt hand, sorted),
+        # so that the whole hand is its suits one after another; None when they do not (a sampled world)
+        suits: list[str] | None = []
         plays = _PLAYS
-        for card in hand:
-            group = self.get(card[1])
-            self[card[1]] = (plays[card],) if group is None else group + (plays[card],)
+        for suit, cards in itertools.groupby(hand, _SUIT):
+            group = tuple(map(plays.__getitem__, cards))
+            if suit in self:
+                self[suit] += group
+                suits = None
+            else:
+                self[suit] = group
+                if suits is not None:
+                    suits.append(suit)
+        self.suits = suits
 
     def __missing__(self, key: str) -> tuple[Play, ...]:
         if key != rules.ANY:
             raise KeyError(key)
-        whole = self[key] = tuple(map(_PLAYS.__getitem__, self.hand))
+        if self.suits is None:
+            whole = tuple(map(_PLAYS.__getitem__, self.hand))
+        else:
+            whole = ()
+            for suit in self.suits:
+                whole += self[suit]
+        self[key] = whole
         return whole
 
     def play(self, card: Card) -> None:
@@ -154,6 +172,7 @@ class _Split(dict):
         twin = _Split.__new__(_Split)
         twin.update(self)
         twin.hand = hand
+        twin.suits = self.suits
         return twin
 
 
@@ -346,10 +365,9 @@ class GongZhuMatch(Match):
         return public
 
     def _trick_done(self, trick: tuple[tuple[int, Card], ...], winner: int, suit_new: bool) -> None:
-        """The views' public fields after ``trick``, won by ``winner``, has been added to the state."""
+        """The views' public fields (made) after ``trick``, won by ``winner``, has been added to the state."""
         public = self._public
-        if public is None:
-            return
+        assert public is not None
         public["tricks"] += (trick,)
         public["winners"] += (winner,)
         if any(card in rules.POINT_CARDS for _, card in trick):
@@ -362,14 +380,12 @@ class GongZhuMatch(Match):
         public["_tricks_cards"] = [None]
 
     def legal_moves(self, seat: int | None = None) -> list[Show | Play]:
-        return list(self._legal(seat))
-
-    def _legal(self, seat: int | None) -> tuple[Show | Play, ...]:
-        """``legal_moves`` as the tuple the view holds: trusted for the seat to move as
-        :meth:`Match._offer` trusts its list (a tuple: nobody can edit it)."""
+        """The moves open to ``seat``, as a copy of the tuple the view holds: trusted for the seat to
+        move as :meth:`Match._offer` trusts its list (``self._trusted`` keeps the tuple: nobody can
+        edit it)."""
         to_move = self._next
         if to_move is None or (seat is not None and seat != to_move):
-            return ()
+            return []
         shown = self.shown
         moves: tuple[Show | Play, ...]
         if shown[to_move] is None:
@@ -382,28 +398,40 @@ class GongZhuMatch(Match):
             moves = tuple(rules.legal_split(split, trick, self.suits_led, shown[to_move],
                                             self.must_lead_2c and not trick and not self.tricks, _CARD_OF))
         self._trusted = (to_move, moves, True)
-        return moves
+        return list(moves)
 
     def apply(self, move: Any, seat: int | None = None) -> None:
-        """:meth:`Match.apply` (the trusted path included: ``_legal`` always trusts the seat to move),
-        with a play that does not end a trick applied straight away."""
-        seat = self._seat_of(move, seat)
+        """:meth:`Match.apply` with its trusted path written out (``legal_moves`` always trusts the seat
+        to move), and a play applied straight away: :meth:`_apply`'s play, written out."""
+        trusted = self._trusted
+        if trusted is not None and (trusted[2] if seat is None else seat == trusted[0]):
+            for candidate in trusted[1]:
+                if candidate is move:
+                    seat = trusted[0]
+                    break
+            else:
+                seat = self._check_turn_and_move(move, seat)
+        else:
+            seat = self._check_turn_and_move(move, seat)
         self._trusted = None
         self.moves.append((seat, move))
         self._pending.append((seat, move, self.hand))
-        trick = self.trick
-        if type(move) is Play and len(trick) < 3:
-            card = move.card
-            self._hands[seat].remove(card)
-            split = self._split[seat]
-            if split is not None:                  # split.play(card), written out
-                play = _PLAYS[card]
-                split[card[1]] = tuple([p for p in split[card[1]] if p is not play])
-                split.pop(rules.ANY, None)
-            trick.append((seat, card))
-            self._next = (seat + 1) % 4
+        if type(move) is not Play:
+            self._apply(move, seat)
             return
-        self._apply(move, seat)
+        card = move.card
+        self._hands[seat].remove(card)
+        split = self._split[seat]
+        if split is not None:                  # split.play(card), written out
+            play = _PLAYS[card]
+            split[card[1]] = tuple([p for p in split[card[1]] if p is not play])
+            split.pop(_ANY, None)
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) < 4:
+            self._next = (seat + 1) % 4
+        else:
+            self._trick_end(trick)
 
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
@@ -438,22 +466,31 @@ class GongZhuMatch(Match):
         trick.append((seat, card))
         if len(trick) < 4:
             self._next = (seat + 1) % 4
-            return
+        else:
+            self._trick_end(trick)
+
+    def _trick_end(self, trick: list[tuple[int, Card]]) -> None:
+        """The fourth card of ``trick`` is down: its winner takes its point cards and leads next."""
         winner = trick[rules.trick_winner_index(trick)][0]
         points = rules.POINT_CARDS
-        self.taken[winner].extend([c for _, c in trick if c in points])
+        pile = self.taken[winner]
+        for _, card in trick:
+            if card in points:
+                pile.append(card)
         suit = trick[0][1][1]
-        suit_new = suit not in self.suits_led
-        self.suits_led.add(suit)
+        suits_led = self.suits_led
+        suit_new = suit not in suits_led
+        suits_led.add(suit)
         done = tuple(trick)
-        self.tricks.append(done)
+        tricks = self.tricks
+        tricks.append(done)
         self.winners.append(winner)
         self.trick = []
         self.leader = self._next = winner
-        if len(self.tricks) == NUM_TRICKS:
+        if len(tricks) == NUM_TRICKS:
             self._public = None
             self._end_hand()
-        else:
+        elif self._public is not None:
             self._trick_done(done, winner, suit_new)
 
     def _end_hand(self) -> None:
@@ -466,8 +503,9 @@ class GongZhuMatch(Match):
         self.results.append(records)
         self._record({
             "type": "hand_end", "hand": self.hand,
-            "taken": [[_CODES[c] for c in sorted(pile, key=rules.SORT_ORDER.__getitem__)] for pile in self.taken],
-            "shown": [[c.code for c in (cards or ())] for cards in self.shown],
+            "taken": [list(map(_CODES.__getitem__, sorted(pile, key=rules.SORT_ORDER.__getitem__)))
+                      for pile in self.taken],
+            "shown": [list(map(_CODES.__getitem__, cards or ())) for cards in self.shown],
             "lines": records,
         })
         self.last_lines = lines
@@ -501,7 +539,11 @@ class GongZhuMatch(Match):
         fields["counts"] = tuple(map(len, hands))
         fields["my_show"] = shown[seat]
         fields["trick"] = tuple(self.trick)
-        fields["legal"] = self._legal(seat) if to_move == seat else ()
+        if to_move == seat:
+            self.legal_moves(seat)
+            fields["legal"] = self._trusted[1]      # type: ignore[index]   (the tuple just offered)
+        else:
+            fields["legal"] = ()
         fields["decision"] = (self._bot_key_bytes or self._bot_key(), len(self.moves), seat)
         view = _new(GongZhuView)
         _setattr(view, "__dict__", fields)
