@@ -56,6 +56,12 @@ def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
     return steps
 
 
+# _OUTPUT: xoshiro256**'s output rotl(s1 * 5, 7) * 9 (mod 2^64), as the inlined steps compute it with
+# fewer operations on 64-bit ints: rotating u = s1 * 5 (mod 2^64) left by 7 is u * 2^7 plus the top 7 bits
+# of u (they do not overlap), so the output is s1 * 5 * 2^7 * 9 + (top 7 bits of u) * 9 (mod 2^64); the top
+# 7 bits of u are bits 57-63 of s1 * 5 (s1 < 2^64). Pinned by the tests against next64.
+
+
 def _rotl(x: int, k: int) -> int:
     return ((x << k) | (x >> (64 - k))) & MASK64
 
@@ -95,8 +101,7 @@ class Rng:
         limit = _LIMITS[n] if n < _LIMITED else 18446744073709551616 - 18446744073709551616 % n
         s0, s1, s2, s3 = self._s
         while True:     # next64, written inline (the same numbers, pinned by the tests)
-            x = s1 * 5 & MASK64
-            x = ((x << 7) | (x >> 57)) * 9 & MASK64        # rotl(x, 7) * 9, one mask: mod 2^64 either way
+            x = (s1 * 5760 + (s1 * 5 >> 57 & 127) * 9) & MASK64     # rotl(s1 * 5, 7) * 9: see _OUTPUT
             t = s1 << 17 & MASK64
             s2 ^= s0
             s3 ^= s1
@@ -121,8 +126,7 @@ class Rng:
         s0, s1, s2, s3 = self._s
         for i, n, limit in _steps(len(items)):
             while True:
-                x = s1 * 5 & MASK64
-                x = ((x << 7) | (x >> 57)) * 9 & MASK64
+                x = (s1 * 5760 + (s1 * 5 >> 57 & 127) * 9) & MASK64
                 t = s1 << 17 & MASK64
                 s2 ^= s0
                 s3 ^= s1
