@@ -403,15 +403,19 @@ class GongZhuMatch(Match):
     def apply(self, move: Any, seat: int | None = None) -> None:
         """:meth:`Match.apply` with its trusted path written out (``legal_moves`` always trusts the seat
         to move), and a play applied straight away: :meth:`_apply`'s play, written out."""
+        legal = None          # the trusted tuple ``move`` was found in, at ``index``
         trusted = self._trusted
         if trusted is not None and (trusted[2] if seat is None else seat == trusted[0]):
-            for candidate in trusted[1]:
+            legal = trusted[1]
+            index = 0
+            for candidate in legal:
                 if candidate is move:
                     seat = trusted[0]
                     break
+                index += 1
             else:
-                seat = self._check_turn_and_move(move, seat)
-        else:
+                legal = None
+        if legal is None:
             seat = self._check_turn_and_move(move, seat)
         self._trusted = None
         self.moves.append((seat, move))
@@ -423,8 +427,13 @@ class GongZhuMatch(Match):
         self._hands[seat].remove(card)
         split = self._split[seat]
         if split is not None:                  # split.play(card), written out
-            play = _PLAYS[card]
-            split[card[1]] = tuple([p for p in split[card[1]] if p is not play])
+            suit = card[1]
+            group = split[suit]
+            if group is legal:                 # (following suit: the move's place in it is known)
+                split[suit] = group[:index] + group[index + 1:]
+            else:
+                play = _PLAYS[card]
+                split[suit] = tuple([p for p in group if p is not play])
             split.pop(_ANY, None)
         trick = self.trick
         trick.append((seat, card))
