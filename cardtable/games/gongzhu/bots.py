@@ -3,6 +3,7 @@ same way repeats exactly (the source requires it)."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 from cardtable.cards import Card, french_deck
@@ -17,6 +18,7 @@ KING_SPADES = Card(13, "S")
 # (a heart or the Pig, rank, display order); shedding, (not the Pig, rank); discarding, _discard_priority.
 _LEAD_KEY = {c: ((c[1] == "H" or c == PIG) * 16 + c.rank) * 64 + SORT_ORDER[c] for c in french_deck()}
 _SHED_KEY = {c: (c != PIG) * 16 + c.rank for c in french_deck()}
+_CARD_OF = operator.attrgetter("card")      # a Play's card
 
 
 class EasyBot:
@@ -28,7 +30,7 @@ class EasyBot:
     def choose(self, view: GongZhuView) -> Show | Play:
         if view.phase == "show":
             return _offered(view, SHOW_NOTHING)
-        cards = [move.card for move in view.legal]
+        cards = list(map(_CARD_OF, view.legal))
         trick = view.trick
         if not trick:
             # The lowest card that is neither a heart nor the Pig (else the lowest), ties in display order.
@@ -58,7 +60,7 @@ class NormalBot:
     def choose(self, view: GongZhuView) -> Show | Play:
         if view.phase == "show":
             return _offered(view, Show(self._show(view)))
-        cards = [move.card for move in view.legal]
+        cards = list(map(_CARD_OF, view.legal))
         if len(cards) == 1:
             return play_of(cards[0])
         if not view.trick:

@@ -230,10 +230,15 @@ def score_taken(taken: Collection[Card], shown: Collection[Card], swap: bool, ze
 
 def _lines(hearts: int, pig: int, goat: int, base: int, transformer: str, hand: int, all_hearts: bool) -> Lines:
     """``Lines(...)`` (not a grand slam) without the frozen dataclass's ``__init__``: a hand scores four."""
-    lines = object.__new__(Lines)
-    lines.__dict__.update(hearts=hearts, pig=pig, goat=goat, base=base, transformer=transformer, hand=hand,
-                          all_hearts=all_hearts, grand_slam=False)
+    lines = _new(Lines)
+    _setattr(lines, "__dict__", {"hearts": hearts, "pig": pig, "goat": goat, "base": base,
+                                 "transformer": transformer, "hand": hand, "all_hearts": all_hearts,
+                                 "grand_slam": False})
     return lines
+
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 def score_hand(taken: Sequence[Collection[Card]], shown: Collection[Card], swap: bool,

@@ -395,8 +395,9 @@ class GongZhuMatch(Match):
             split = self._split[to_move]
             if split is None:
                 split = self._split[to_move] = _Split(self._hands[to_move])
-            moves = tuple(rules.legal_split(split, trick, self.suits_led, shown[to_move],
-                                            self.must_lead_2c and not trick and not self.tricks, _CARD_OF))
+            legal = rules.legal_split(split, trick, self.suits_led, shown[to_move],
+                                      self.must_lead_2c and not trick and not self.tricks, _CARD_OF)
+            moves = legal if type(legal) is tuple else tuple(legal)
         self._trusted = (to_move, moves, True)
         return list(moves)
 
@@ -545,7 +546,7 @@ class GongZhuMatch(Match):
         fields["phase"] = phase
         fields["to_move"] = to_move
         fields["hand"] = tuple(hands[seat])
-        fields["counts"] = tuple(map(len, hands))
+        fields["counts"] = (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3]))
         fields["my_show"] = shown[seat]
         fields["trick"] = tuple(self.trick)
         if to_move == seat:
