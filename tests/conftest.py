@@ -1,3 +1,4 @@
+import gc
 import os
 
 import pytest
@@ -20,3 +21,26 @@ def _isolated_home(tmp_path, monkeypatch):
     i18n.set_language("en")
     yield
     i18n.set_language("en")
+
+
+# The garbage collector and the end of an xdist worker. pytest ends every process with five full
+# collections (to report a __del__ that raises), and execnet gives a worker's last task 5 s once the
+# controller has said goodbye, then sends the worker a SIGINT: on a busy machine five passes over the
+# whole heap (Textual, hypothesis, mypy, every test module: some 300,000 objects) took longer, and the
+# SIGINT landed in hypothesis's gc callback (a PytestUnraisableExceptionWarning about a KeyboardInterrupt
+# at the end of full runs). What is alive once the modules are imported lives to the end, and what is
+# alive at the end of the session is about to go: both are collected once, then frozen out of the
+# collector's sight, so the full collections during the run and the final five skip them.
+def _collect_then_freeze() -> None:
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    _collect_then_freeze()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Inside xdist's wrapper of this hook, so before the worker reports itself finished: the
+    controller's 5 s for the worker to end start only after this collection."""
+    _collect_then_freeze()
