@@ -72,8 +72,10 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.replace("…", " "))
 
 
-def visible_text(app, region) -> str:
-    strips = app.screen._compositor.render_strips()
+def visible_text(app, region, strips=None) -> str:
+    """The text on the terminal inside ``region`` (``strips``: the screen as rendered, if already done)."""
+    if strips is None:
+        strips = app.screen._compositor.render_strips()
     lines = []
     for y in range(region.y, region.bottom):
         if 0 <= y < len(strips):
@@ -85,6 +87,7 @@ def truncated(app) -> list[str]:
     """What is cut: one line per widget that does not show all of its words in order."""
     problems = []
     compositor = app.screen._compositor
+    strips = compositor.render_strips()      # the whole screen once, not once per widget
     for widget, geometry in compositor.full_map.items():
         if not widget.display or not widget.visible:
             continue
@@ -92,7 +95,7 @@ def truncated(app) -> list[str]:
         if not expected or not expected.strip() or _scrolls(widget):
             continue
         region = geometry.region.intersection(geometry.clip)
-        shown = _words(visible_text(app, region)) if region.area else []
+        shown = _words(visible_text(app, region, strips)) if region.area else []
         want = _words(expected)
         it = iter(shown)
         if not all(any(word == got for got in it) for word in want):
