@@ -6,8 +6,10 @@ import dataclasses
 import pytest
 from textual.widgets import Footer
 
+from cardtable import workers
 from cardtable.ui.autoplay import live_widgets, play_hands, settle, table_of
 from cardtable.ui.footer import shown_keys
+from tests import thinking
 from tests.ui_helpers import make_app
 
 LAUNCHES = {
@@ -18,7 +20,11 @@ LAUNCHES = {
 
 
 @pytest.mark.parametrize("game,hands", [("guandan", 2), ("gongzhu", 2), ("guinote", 2)])
-async def test_live_widgets_stay_flat_over_hands(tmp_path, game, hands):
+async def test_live_widgets_stay_flat_over_hands(tmp_path, monkeypatch, game, hands):
+    # The hint key is pressed before each of the human's moves (its answer changes the selection): the
+    # worker answers from a tenth of the search, as the count of widgets does not depend on the move
+    # named (a full hint took ~0.4 s of CPU, some 50 a test).
+    monkeypatch.setattr(workers, "hint", thinking.quick_hint)
     app = make_app(tmp_path, launch=LAUNCHES[game])
     counts = {}
     async with app.run_test(size=(100, 30)) as pilot:
