@@ -41,6 +41,12 @@ def pump(master, seconds):
                 return
 
 
+def pump_until_exit(proc, master, timeout=12.0):
+    """Read the screen output until the process has ended (or ``timeout`` passes): the wait on an exit,
+    which took a fixed 2 s pause before."""
+    wait_for(lambda: proc.poll() is not None, master, timeout)
+
+
 def wait_for(predicate, master, timeout=20.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -82,7 +88,7 @@ def test_signal_mid_trick_saves_and_the_game_continues(tmp_path, sig, game, seed
         os.write(master, b"\r")      # lift
         pump(master, 0.3)
         os.killpg(proc.pid, sig)
-        pump(master, 2.0)
+        pump_until_exit(proc, master)
         assert proc.wait(timeout=10) is not None
     finally:
         if proc.poll() is None:
@@ -98,7 +104,7 @@ def test_signal_mid_trick_saves_and_the_game_continues(tmp_path, sig, game, seed
         pump(master, 3.0)
         assert proc.poll() is None, "the app did not start again"
         os.write(master, b"\x11")    # Ctrl+Q
-        pump(master, 2.0)
+        pump_until_exit(proc, master)
         proc.wait(timeout=10)
     finally:
         if proc.poll() is None:
@@ -142,7 +148,7 @@ def test_guandan_sighup_during_a_trick_and_during_the_tribute(tmp_path):
                 pump(master, 2.0)
             before, _ = store.load(slot)
             os.killpg(proc.pid, signal.SIGHUP)
-            pump(master, 2.0)
+            pump_until_exit(proc, master)
             proc.wait(timeout=10)
         finally:
             if proc.poll() is None:
@@ -160,7 +166,7 @@ def test_guandan_sighup_during_a_trick_and_during_the_tribute(tmp_path):
             pump(master, 3.0)
             assert proc.poll() is None
             os.write(master, b"\x11")
-            pump(master, 2.0)
+            pump_until_exit(proc, master)
             proc.wait(timeout=10)
         finally:
             if proc.poll() is None:
