@@ -191,3 +191,65 @@ async def test_a_key_never_acts_on_the_screen_it_opened(tmp_path):
         await pilot.press("x")                # typed at the new screen: its binding works
         await settle(pilot)
         assert _Bound.hits == 1
+
+
+def table_census(app):
+    """(setup dialogs, the games of the tables) on the screen stack."""
+    return (sum(isinstance(s, SetupDialog) for s in app.screen_stack),
+            [s.spec.name for s in app.screen_stack if isinstance(s, GameScreen)])
+
+
+# A highlight moved before Enter Enter: the second Enter must press the dialog's focused «Deal» exactly
+# as with the highlight unmoved (it was lost: the first Enter's selection reached the home screen as a
+# message after the second Enter had already gone to the game list, which then answered it itself).
+MOVES = [([], "guandan"), (["down"], "gongzhu"), (["down", "down"], "guinote"), (["end"], "guinote"),
+         (["down", "down", "up"], "gongzhu"), (["end", "home"], "guandan"), (["pagedown"], "guinote")]
+
+
+@pytest.mark.parametrize("moves,game", MOVES)
+@pytest.mark.parametrize("every", [None, 0.0])
+async def test_enter_enter_after_moving_the_highlight_deals_the_highlighted_game(tmp_path, moves, game, every):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await type_ahead(app, [*moves, "enter", "enter"], every=every)
+        await settle(pilot)
+        assert table_census(app) == (0, [game])
+
+
+# The same on a real terminal, where the keys come in one read: what a table shows of its own.
+TABLE_MARKS = {"guandan": "A failures", "gongzhu": "North", "guinote": "Pinta"}
+
+
+@pytest.mark.parametrize("typed,game", [(b"\r\r", "guandan"), (b"\x1b[B\r\r", "gongzhu"),
+                                        (b"\x1b[F\r\r", "guinote")])
+def test_enter_enter_typed_in_one_read_on_a_real_terminal_deals(tmp_path, typed, game):
+    import os
+
+    import pyte
+
+    from tests.pty_helpers import pump, spawn
+
+    proc, master = spawn([], tmp_path)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+
+    def shows(text, seconds):
+        for _ in range(int(seconds / 0.1)):
+            chunks = []
+            pump(master, 0.1, chunks)
+            for chunk in chunks:
+                stream.feed(chunk)
+            if text in "\n".join(screen.display):
+                return True
+        return False
+
+    try:
+        assert shows("Choose a game", 20), "\n".join(screen.display)
+        os.write(master, typed)
+        assert shows(TABLE_MARKS[game], 20), "\n".join(screen.display)
+        assert "Cancel" not in "\n".join(screen.display)
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
