@@ -25,6 +25,7 @@ from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.numbers import signed
 from cardtable.ui.widgets import MenuList
 
 YOU = 0
@@ -179,7 +180,7 @@ class GongZhuRenderer(Renderer):
         from cardtable.cards import parse_card
 
         for seat in range(4):
-            text.append(f"{cells.ljust(self.seat_name(seat)[:NAME_WIDTH], NAME_WIDTH)}{step.score['hand'][seat]:+5d}  ",
+            text.append(f"{cells.ljust(self.seat_name(seat)[:NAME_WIDTH], NAME_WIDTH)}{signed(step.score['hand'][seat], 5)}  ",
                         style="bold" if seat == YOU else "")
             text.append_text(self.cards([parse_card(code) for code in step.score["taken"][seat]]))
             if seat < 3:
@@ -532,7 +533,7 @@ def hand_result(game: str, record: dict[str, Any]) -> str:
     if game == "gongzhu":
         from cardtable.ui.gongzhu import seat_name
 
-        return " · ".join(f"{seat_name(s)} {line['hand']:+d}" for s, line in enumerate(record["lines"]))
+        return " · ".join(f"{seat_name(s)} {signed(line['hand'])}" for s, line in enumerate(record["lines"]))
     if game == "guinote":
         winner = record.get("winner")
         head = t("gn_no_winner") if winner is None else t("gn_winner_us" if winner == 0 else "gn_winner_them")

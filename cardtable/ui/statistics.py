@@ -20,6 +20,7 @@ from cardtable.stats import LevelStats, format_row, summary_columns
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.dialogs import hand_ticks
 from cardtable.ui.footer import Footer
+from cardtable.ui.numbers import minus
 
 CHART_HANDS = 60
 
@@ -93,7 +94,7 @@ class StatisticsScreen(Screen):
         table = self.query_one(DataTable)
         table.clear()
         for row in rows:
-            table.add_row(*format_row(row))
+            table.add_row(*(minus(cell) if cell.startswith("-") else cell for cell in format_row(row)))
         note = self.query_one("#stats-note", Static)
         if notice:
             note.update(t("stats_damaged", notice=notice))

@@ -20,6 +20,7 @@ from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog,
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.gongzhu.text import seat_name
 from cardtable.ui.guard import AnswerOnce
+from cardtable.ui.numbers import signed
 from cardtable.ui.toggles import TickBox
 
 
@@ -138,7 +139,7 @@ def results_table(record: dict) -> Table:
             if key == "transformer":
                 cell = Text(t(f"gz_tr_{value}"), style="bold yellow" if value in ("x2", "x4") else "")
             else:
-                cell = Text(f"{value:+d}" if value else "0",
+                cell = Text(signed(value, zero="0"),
                             style="bold" if key in ("hand", "total") else "")
                 if key == "hearts" and len([c for c in record["taken"][seat] if c.endswith("H")]) == 13:
                     cell.append(" ★", style="bold green")
@@ -180,7 +181,7 @@ class GongZhuMatchEnd(MatchEndDialog):
 
         totals = Text()
         for seat, total in enumerate(self.record["totals"]):
-            totals.append(f"{cells.ljust(seat_name(seat), 8)}{total:+6d}\n", style="bold" if seat in self.record["winners"] else "")
+            totals.append(f"{cells.ljust(seat_name(seat), 8)}{signed(total, 6)}\n", style="bold" if seat in self.record["winners"] else "")
         winners = self.record["winners"]
         line = t("gz_winner", names=names(winners)) if len(winners) == 1 else t("gz_winners", names=names(winners))
         yield Label(Text(line, style="bold green"))

@@ -27,6 +27,7 @@ from cardtable.ui.gongzhu.dialogs import (
 )
 from cardtable.ui.gongzhu.text import card_name, hand_label, hand_points, seat_name, taken_text, the_card
 from cardtable.ui.gongzhu.widgets import seat_plate, show_trick
+from cardtable.ui.numbers import signed
 from cardtable.ui.seats import SeatPanel
 from cardtable.ui.widgets import HandView, TrickView
 
@@ -130,14 +131,14 @@ class GongZhuScreen(GameScreen):
             self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, count, style, wide=seat == 2))
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
-        me.append(f"{t('gz_total')} {view.totals[HUMAN]:+d}", style="bold")
+        me.append(f"{t('gz_total')} {signed(view.totals[HUMAN])}", style="bold")
         if view.shown[HUMAN] or view.my_show:
             me.append(f"  {t('gz_shown')}: ")
             me.append_text(cards_text(view.shown[HUMAN] or view.my_show or (), style))
         if view.taken[HUMAN]:
             me.append(f"  {t('gz_taken_you')}: ")      # «te llevas» (the others' plates: «se lleva»)
             me.append_text(taken_text(view.taken[HUMAN], style))
-            me.append(f"  {t('gz_hand_points')} {hand_points(view, HUMAN):+d}")
+            me.append(f"  {t('gz_hand_points')} {signed(hand_points(view, HUMAN))}")
         self.query_one("#gz-me", Static).update(me)
         playable = frozenset(m.card for m in view.legal if isinstance(m, Play))
         was_playable = hand.playable

@@ -10,6 +10,7 @@ from cardtable.i18n import card_count, t
 from cardtable.ui.cardart import card_text, cards_text
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.gongzhu.text import hand_points, seat_name, taken_text
+from cardtable.ui.numbers import signed
 from cardtable.ui.seats import Plate
 from cardtable.ui.widgets import TrickView
 
@@ -22,7 +23,7 @@ def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool 
     beside the taken cards, so that nothing is cut by the plate's height."""
     first = Text()
     first.append(card_count(count))
-    first.append(f"  {t('gz_total')} {view.totals[seat]:+d}", style="bold")
+    first.append(f"  {t('gz_total')} {signed(view.totals[seat])}", style="bold")
     lines = [first]
     if view.shown[seat]:
         shown = first if wide else Text()
@@ -35,7 +36,7 @@ def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool 
         taken = Text(f"{t('gz_taken')}: ")
         taken.append_text(taken_text(points, style))
         lines.append(taken)
-        hand = Text(f"{t('gz_hand_points')} {hand_points(view, seat):+d}")
+        hand = Text(f"{t('gz_hand_points')} {signed(hand_points(view, seat))}")
         if wide:
             taken.append("  ")
             taken.append_text(hand)
