@@ -84,7 +84,7 @@ class ExchangeScreen(AnswerOnce):
     BINDINGS = [Binding("y,p", "answer(True)", "gn_exchange_yes"),
                 Binding("n,k", "answer(False)", "gn_exchange_no"),
                 Binding("escape", "answer(None)", "gn_exchange_later")]
-    DEFAULT_CSS = "ExchangeScreen { align: center top; } ExchangeScreen .dialog { width: 64; margin-top: 4; }"
+    # Its place and size are in app.tcss («The exchange of the 7»): they must win over the dialogs' own.
 
     def __init__(self, view: GuinoteView) -> None:
         super().__init__()
@@ -97,8 +97,8 @@ class ExchangeScreen(AnswerOnce):
             yield Static(t("gn_exchange_text", seven=card_name(SpanishCard(rules.SEVEN, view.trump)),
                            pinta=the_card(view.pinta)))
             with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_exchange_no"), id="no")
-                yield Button(t("gn_exchange_yes"), id="yes", variant="primary")
+                yield Button(t("gn_exchange_no"), id="no", compact=True)
+                yield Button(t("gn_exchange_yes"), id="yes", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
