@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -73,10 +75,12 @@ class GongZhuSetup(SetupDialog):
 
 
 class ShowPanel(AnswerOnce):
-    """One checkbox per showable card held, with its effect; «Show n and play» / «No, play»."""
+    """One checkbox per showable card held, with its effect; «Show n and play» / «No, play». ``h`` asks
+    the table's search what to show (``ask_hint``); :meth:`show_hint` ticks its cards and says why."""
 
     BINDINGS = [Binding("escape", "no_show", "gz_no_show"),
                 Binding("enter", "confirm", "gz_play", priority=True),
+                Binding("h", "hint", "hint"),
                 # a list of cards: ↑ ↓ go from one to the next, as Tab / Shift+Tab do
                 Binding("up", "app.focus_previous", "focus_previous", show=False),
                 Binding("down", "app.focus_next", "focus_next", show=False)]
@@ -85,10 +89,11 @@ class ShowPanel(AnswerOnce):
     ShowPanel .dialog { width: 60; margin-top: 5; padding: 0 2; }
     """
 
-    def __init__(self, cards: list[Card], style: str) -> None:
+    def __init__(self, cards: list[Card], style: str, ask_hint: Callable[[], object] | None = None) -> None:
         super().__init__()
         self.cards = cards
         self.style_name = style
+        self.ask_hint = ask_hint
 
     def compose(self) -> ComposeResult:
         names = {rules.PIG: "gz_pig", rules.GOAT: "gz_goat", rules.TRANSFORMER: "gz_transformer",
@@ -101,12 +106,14 @@ class ShowPanel(AnswerOnce):
                 label = Text.assemble(card_text(card, self.style_name, width=0),
                                       f"  {t(names[card])}  {before} → {after}")
                 yield TickBox(label, id=f"show-{card.code}")
+            yield Static(id="show-hint", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gz_no_show"), id="no-show")
                 yield Button(t("gz_show_n", n=0), id="do-show", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one(Checkbox).focus()
+        self.say("")
 
     def chosen(self) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if self.query_one(f"#show-{c.code}", Checkbox).value)
@@ -116,6 +123,24 @@ class ShowPanel(AnswerOnce):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(self.chosen() if event.button.id == "do-show" else ())
+
+    def action_hint(self) -> None:
+        if self.ask_hint is not None:
+            self.ask_hint()
+        else:
+            self.say(t("hint_none"))
+
+    def say(self, text: str) -> None:
+        """The hint line under the cards (hidden while empty)."""
+        line = self.query_one("#show-hint", Static)
+        line.update(text)
+        line.display = bool(text)
+
+    def show_hint(self, cards: tuple[Card, ...], text: str) -> None:
+        """The search's advice: exactly ``cards`` ticked (nothing: all unticked), and why."""
+        for card in self.cards:
+            self.query_one(f"#show-{card.code}", Checkbox).value = card in cards
+        self.say(text)
 
     def action_no_show(self) -> None:
         self.dismiss(())

@@ -14,6 +14,7 @@ from textual.widgets import Header, Static
 from cardtable.cards import Card
 from cardtable.games.gongzhu import rules
 from cardtable.games.gongzhu.state import Play, Show
+from cardtable.hints import render
 from cardtable.i18n import t
 from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.footer import Footer
@@ -67,6 +68,7 @@ class GongZhuScreen(GameScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._show_panel_open = False
+        self._show_panel: ShowPanel | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -104,12 +106,14 @@ class GongZhuScreen(GameScreen):
                 self.play(Show(()))
                 return
             self._show_panel_open = True
-            self.app.push_screen(ShowPanel(showable, self.style_name), callback=self._shown)
+            self._show_panel = ShowPanel(showable, self.style_name, ask_hint=self.request_hint)
+            self.app.push_screen(self._show_panel, callback=self._shown)
             return
         super().advance()
 
     def _shown(self, cards: tuple[Card, ...] | None) -> None:
         self._show_panel_open = False
+        self._show_panel = None
         self.play(Show(tuple(cards or ())))
 
     def results_dialog(self, record: dict) -> ResultsScreen:
@@ -229,8 +233,31 @@ class GongZhuScreen(GameScreen):
         """The `hard` search's play (in a worker), lifted, with why in the status line."""
         self.request_hint()
 
+    # While the showing panel is open, a hint is about what to show: the panel ticks it and says why.
+    def _open_show_panel(self) -> ShowPanel | None:
+        panel = self._show_panel
+        return panel if panel is not None and panel.is_mounted else None
+
+    def hint_thinking(self) -> None:
+        panel = self._open_show_panel()
+        if panel is not None:
+            panel.say(t("hint_thinking"))
+        else:
+            super().hint_thinking()
+
+    def hint_failed(self) -> None:
+        panel = self._open_show_panel()
+        if panel is not None:
+            panel.say(t("hint_none"))
+        else:
+            super().hint_failed()
+
     def show_hint(self, hint: Any) -> None:
         move = hint.move
+        panel = self._open_show_panel()
+        if isinstance(move, Show) and panel is not None:
+            panel.show_hint(move.cards, t("gz_show_hint", why=render(hint.reason, self.param_text)))
+            return
         if isinstance(move, Play):
             hand = self.query_one(HandView)
             if move.card in hand.cards:
