@@ -219,6 +219,21 @@ async def _guandan_hint_partner(pilot) -> None:
     await _press(pilot, "h")
 
 
+async def _guandan_long_hint(pilot) -> None:
+    """The longest hint line (a play-test finding: a long Spanish hint passed 80 columns): a straight
+    flush with its reason and the edge over a runner-up, on the line below the table."""
+    from cardtable.games.guandan.state import Play
+    from cardtable.hints import Hint, Reason
+    from tests.test_ui_guandan import cards, deal
+
+    table = _table(pilot)
+    deal(table, "9S 10S JS QS KS 9D 9C KD 4C", 2, top=(2, "7S 7D 7C 8S 8D", "full_house", 7))
+    flush = Play(tuple(cards("9S 10S JS QS KS")), "straight_flush", 13)
+    house = Play(tuple(cards("9S 9D 9C KS KD")), "full_house", 9)
+    table.show_hint(Hint(move=flush, reason=Reason.of("gd_why_over_partner_sure"), gain=9.0, runner_up=house,
+                         evaluation=None))
+
+
 async def _guandan_summary(pilot) -> None:
     from cardtable.ui.guandan import GuandanSummary
 
@@ -270,6 +285,7 @@ register("guandan: your return, hinted", _guandan(), _guandan_return)
 register("guandan: no tribute (anti-tribute)", _guandan(), _guandan_anti)
 register("guandan: readings chooser", _guandan(), _guandan_chooser)
 register("guandan: hint with the partner winning", _guandan(), _guandan_hint_partner)
+register("guandan: the longest hint", _guandan(), _guandan_long_hint)
 register("guandan: hand summary", _guandan(), _guandan_summary)
 register("guandan: summary of the winning hand", _guandan(), _guandan_summary_won)
 register("guandan: match end", _guandan(), _guandan_match_end)

@@ -140,6 +140,44 @@ _register("guinote: summary", _guinote(stop=_last_card), _to("SummaryScreen"))
 _register("guinote: match end", _guinote(4, stop=_last_card, cotos=1, points_per_coto=1), _to("MatchEndScreen"))
 
 
+# ---------------------------------------------------------------- the longest hint lines
+# A play-test finding: «Pista: el Caballo de espadas — …» with a long reason passed 80 columns and was cut.
+# The hint is the search's, so a pinned position gives whichever reason the search finds; these steps show
+# the longest hints the tables can write instead: a long card name hinted, a reason naming long cards,
+# and the edge over a runner-up with a long name (the table adds it only where it fits).
+def _long_hint(move, reason, runner_up):
+    from cardtable.hints import Hint
+
+    return Hint(move=move, reason=reason, gain=99.0, runner_up=runner_up, evaluation=None)
+
+
+async def _guinote_long_hint(pilot) -> None:
+    from cardtable.cards import parse_spanish_card as card
+    from cardtable.games.guinote.state import Play
+    from cardtable.hints import Reason
+    from cardtable.ui.gamescreen import GameScreen
+
+    table = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
+    longest = tuple(card(code) for code in ("11E", "10E", "12E", "1E", "3E", "7E"))   # six trumps held
+    table.show_hint(_long_hint(Play(card("11E")), Reason.of("gn_why_draw_trumps", cards=longest),
+                               Play(card("11B"))))
+
+
+async def _gongzhu_long_hint(pilot) -> None:
+    from cardtable.cards import parse_card as card
+    from cardtable.games.gongzhu.state import Play
+    from cardtable.hints import Reason
+    from cardtable.ui.gamescreen import GameScreen
+
+    table = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
+    reason = Reason.of("gz_why_duck_pig", top=card("KD"), card=card("10C"))
+    table.show_hint(_long_hint(Play(card("10C")), reason, Play(card("QC"))))
+
+
+_register("guinote: the longest hint", _guinote(), _guinote_long_hint)
+_register("gongzhu: the longest hint", _gongzhu(showing=False), _gongzhu_long_hint)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 async def test_nothing_is_cut_on_the_tables_at_80x24(tmp_path, name, lang):

@@ -24,6 +24,9 @@ from cardtable.stats import HandClock
 HUMAN = 0
 
 
+HINT_ROWS = 2       # the rows a hint may take on a table's status line (80×24 has room for no more)
+
+
 def reason_text(exc: IllegalMove) -> str:
     """The refusal in the player's language when the game registered a translation, else English."""
     text = t(exc.key, **exc.params)
@@ -32,9 +35,10 @@ def reason_text(exc: IllegalMove) -> str:
 
 class AdviceLine(Static):
     """The quiet line under the table: the play checker's notes and the search's hint (Guandan). Hidden
-    while empty, so a table without advice keeps its layout."""
+    while empty, so a table without advice keeps its layout; a second row when the text needs it (a
+    Spanish hint with its reason passed 80 columns and was cut)."""
 
-    DEFAULT_CSS = "AdviceLine { height: 1; padding: 0 1; color: $text-muted; display: none; }"
+    DEFAULT_CSS = "AdviceLine { height: auto; max-height: 2; padding: 0 1; color: $text-muted; display: none; }"
 
     def say(self, text: str) -> None:
         self.update(text)
@@ -403,13 +407,29 @@ class GameScreen(Screen):
             return " ".join(self.param_text(v) for v in value)
         return self.move_text(value)
 
+    def short_param_text(self, value: Any) -> str:
+        """A reason's parameter in as few cells as the table can write it (for a hint that would not fit
+        its two rows otherwise); the table's usual form unless it has a shorter one."""
+        return self.param_text(value)
+
+    def fits(self, text: str, rows: int) -> bool:
+        """Whether ``text`` wraps onto at most ``rows`` rows of a status line (padding 1 each side)."""
+        from rich.text import Text as RichText
+
+        width = max(20, self.size.width - 2)
+        return len(RichText(text).wrap(self.app.console, width)) <= rows
+
     def hint_text(self, hint: Any) -> str:
-        """«Hint: 7♣ — ducks under the 9♣ (+12 points vs 10♣)» in the player's language."""
+        """«Hint: 7♣ — ducks under the 9♣ (+12 points vs 10♣)» in the player's language. The status line
+        wraps it onto a second row (Spanish names are long: «el Caballo de espadas»); a reason naming so
+        many cards that even two rows are too few writes them short («Ce»)."""
         from cardtable.hints import render
 
         advice = self.spec.advice
-        why = render(hint.reason, self.param_text)
-        line = t("hint_line", move=self.move_text(hint.move), why=why)
+        move = self.move_text(hint.move)
+        line = t("hint_line", move=move, why=render(hint.reason, self.param_text))
+        if not self.fits(line, HINT_ROWS):
+            line = t("hint_line", move=move, why=render(hint.reason, self.short_param_text))
         if hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
             longer = f"{line} ({gain})"

@@ -55,7 +55,7 @@ class GongZhuScreen(GameScreen):
     GongZhuScreen #gz-west, GongZhuScreen #gz-east { width: 24; }
     GongZhuScreen #gz-trick { width: 1fr; }
     GongZhuScreen #gz-me { height: 1; padding: 0 1; }
-    GongZhuScreen #gz-status { height: 1; padding: 0 1; color: $warning; }
+    GongZhuScreen #gz-status { height: auto; max-height: 2; padding: 0 1; color: $warning; }
     """
 
     @classmethod

@@ -16,7 +16,7 @@ from cardtable.games.guinote import rules
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play
 from cardtable.i18n import t
 from cardtable.tricks import team_of
-from cardtable.ui.cardart import spanish_text
+from cardtable.ui.cardart import spanish_label, spanish_text
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guinote.dialogs import (
@@ -72,7 +72,7 @@ class GuinoteScreen(GameScreen):
     GuinoteScreen #gn-west, GuinoteScreen #gn-east { width: 20; }
     GuinoteScreen #gn-trick { width: 1fr; }
     GuinoteScreen #gn-score { height: auto; padding: 0 1; }
-    GuinoteScreen #gn-status { height: 1; padding: 0 1; color: $warning; }
+    GuinoteScreen #gn-status { height: auto; max-height: 2; padding: 0 1; color: $warning; }
     """
 
     TITLE_KEY = "gn_title"
@@ -411,6 +411,14 @@ class GuinoteScreen(GameScreen):
             names = [the_card(card) for card in value]
             return names[0] if len(names) == 1 else t("list_and", first=", ".join(names[:-1]), last=names[-1])
         return super().param_text(value)
+
+    def short_param_text(self, value: Any) -> str:
+        """Cards as in the hand, «Ce 3c», where the named ones would not fit the status line."""
+        if isinstance(value, SpanishCard):
+            return spanish_label(value, self.style_name)
+        if type(value) is tuple and value and all(isinstance(card, SpanishCard) for card in value):
+            return " ".join(spanish_label(card, self.style_name) for card in value)
+        return super().short_param_text(value)
 
     def flag_text(self, flag: Any) -> str:
         """The checker's sentence names the card with its article: «La CPU habría jugado el Rey de copas»
