@@ -13,6 +13,7 @@ from cardtable.review import finished_hands, review
 from cardtable.saves import SaveStore
 from cardtable.ui.dialogs import HandEndDialog
 from cardtable.ui.gamescreen import GameScreen
+from cardtable.ui.numbers import signed
 from cardtable.ui.review import HandPickerDialog, ReviewScreen
 from cardtable.ui.screens import SlotsScreen
 from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
@@ -109,7 +110,7 @@ async def test_review_steps_through_the_hand_from_the_summary(tmp_path, game, se
         record = expected.end
         if game == "gongzhu":
             for seat, line in enumerate(record["lines"]):
-                assert f"{line['hand']:+5d}" in score.splitlines()[seat + 1]
+                assert signed(line["hand"], "colour", 5) in score.splitlines()[seat + 1]
         elif game == "guinote":
             assert f"= {record['totals'][0]}" in score and f"= {record['totals'][1]}" in score
         else:

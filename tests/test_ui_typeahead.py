@@ -71,6 +71,7 @@ async def test_enters_typed_ahead_on_home_open_one_setup_dialog_then_one_table(t
             await asyncio.sleep(0.02)
             seen.append(stack_census(app))
         await settle(pilot)
+        seen.append(stack_census(app))        # on a loaded machine the dialog may open after the last round
         assert max(setups for setups, _ in seen) <= 1
         assert max(tables for _, tables in seen) == 1
         assert stack_census(app) == (0, 1)

@@ -20,6 +20,7 @@ from cardtable.games import GameSpec
 from cardtable.i18n import t
 from cardtable.saves import SaveError
 from cardtable.stats import HandClock
+from cardtable.ui.numbers import in_style
 
 HUMAN = 0
 
@@ -286,6 +287,7 @@ class GameScreen(Screen):
             self.pending_match_end = self.match.log[-1]
 
     def set_status(self, text: str) -> None:
+        text = in_style(text, self.style_name)       # a hint's «−30» is «-30» in the ASCII card style
         self.status = text
         for status in self.query(f"#{self.STATUS_ID}").results():
             status.update(text)
@@ -468,7 +470,7 @@ class GameScreen(Screen):
 
     def say_advice(self, text: str) -> None:
         for line in self.query(AdviceLine).results():
-            line.say(text)
+            line.say(in_style(text, self.style_name))
 
     def armed_move(self) -> Any:
         """A move the human armed in advance (Guiñote's exchange or cante) that is legal now, or None."""

@@ -180,7 +180,7 @@ class GongZhuRenderer(Renderer):
         from cardtable.cards import parse_card
 
         for seat in range(4):
-            text.append(f"{cells.ljust(self.seat_name(seat)[:NAME_WIDTH], NAME_WIDTH)}{signed(step.score['hand'][seat], 5)}  ",
+            text.append(f"{cells.ljust(self.seat_name(seat)[:NAME_WIDTH], NAME_WIDTH)}{signed(step.score['hand'][seat], self.style, 5)}  ",
                         style="bold" if seat == YOU else "")
             text.append_text(self.cards([parse_card(code) for code in step.score["taken"][seat]]))
             if seat < 3:
@@ -527,13 +527,13 @@ def load_strings(game: str) -> None:
     importlib.import_module(f"cardtable.ui.{game}")
 
 
-def hand_result(game: str, record: dict[str, Any]) -> str:
+def hand_result(game: str, record: dict[str, Any], style: str = "colour") -> str:
     """A short line for a finished hand in the hand list."""
     load_strings(game)
     if game == "gongzhu":
         from cardtable.ui.gongzhu import seat_name
 
-        return " · ".join(f"{seat_name(s)} {signed(line['hand'])}" for s, line in enumerate(record["lines"]))
+        return " · ".join(f"{seat_name(s)} {signed(line['hand'], style)}" for s, line in enumerate(record["lines"]))
     if game == "guinote":
         winner = record.get("winner")
         head = t("gn_no_winner") if winner is None else t("gn_winner_us" if winner == 0 else "gn_winner_them")
@@ -569,7 +569,7 @@ class HandPickerDialog(AnswerOnce):
                 yield Static(t("review_no_hands"))
             else:
                 yield MenuList(*(Option(Text(t("review_pick_row", hand=r["hand"],
-                                                  result=hand_result(self.match.game, r))), id=str(r["hand"]))
+                                                  result=hand_result(self.match.game, r, self.style))), id=str(r["hand"]))
                                    for r in self.records), id="review-hands-list")
             yield Label(t("review_pick_hint"), classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):

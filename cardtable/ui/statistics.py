@@ -94,7 +94,8 @@ class StatisticsScreen(Screen):
         table = self.query_one(DataTable)
         table.clear()
         for row in rows:
-            table.add_row(*(minus(cell) if cell.startswith("-") else cell for cell in format_row(row)))
+            style = self.app.settings.card_style
+            table.add_row(*(minus(cell, style) if cell.startswith("-") else cell for cell in format_row(row)))
         note = self.query_one("#stats-note", Static)
         if notice:
             note.update(t("stats_damaged", notice=notice))

@@ -22,7 +22,7 @@ from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog,
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.gongzhu.text import seat_name
 from cardtable.ui.guard import AnswerOnce
-from cardtable.ui.numbers import signed
+from cardtable.ui.numbers import in_style, signed
 from cardtable.ui.toggles import TickBox
 
 
@@ -104,7 +104,7 @@ class ShowPanel(AnswerOnce):
             for card in self.cards:
                 before, after = rules.show_effect(card)
                 label = Text.assemble(card_text(card, self.style_name, width=0),
-                                      f"  {t(names[card])}  {before} → {after}")
+                                      in_style(f"  {t(names[card])}  {before} → {after}", self.style_name))
                 yield TickBox(label, id=f"show-{card.code}")
             yield Static(id="show-hint", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
@@ -151,7 +151,7 @@ class ShowPanel(AnswerOnce):
         self.dismiss(() if focused is not None and focused.id == "no-show" else self.chosen())
 
 
-def results_table(record: dict) -> Table:
+def results_table(record: dict, style: str) -> Table:
     table = Table(expand=False, pad_edge=False)
     table.add_column("")
     for seat in range(4):
@@ -164,7 +164,7 @@ def results_table(record: dict) -> Table:
             if key == "transformer":
                 cell = Text(t(f"gz_tr_{value}"), style="bold yellow" if value in ("x2", "x4") else "")
             else:
-                cell = Text(signed(value, zero="0"),
+                cell = Text(signed(value, style, zero="0"),
                             style="bold" if key in ("hand", "total") else "")
                 if key == "hearts" and len([c for c in record["taken"][seat] if c.endswith("H")]) == 13:
                     cell.append(" ★", style="bold green")
@@ -190,7 +190,7 @@ class ResultsScreen(HandEndDialog):
                 notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(taken) == 16 else 'gz_all_hearts')}")
             if line["transformer"] in ("x2", "x4"):
                 notes.append(f"{seat_name(seat)}: {t('gz_doubled')} ({t('gz_tr_' + line['transformer'])})")
-        yield Static(Group(results_table(self.record), Text("\n".join(notes), style="italic")), id="results-body")
+        yield Static(Group(results_table(self.record, self.app.settings.card_style), Text("\n".join(notes), style="italic")), id="results-body")
 
 
 class GongZhuMatchEnd(MatchEndDialog):
@@ -206,7 +206,7 @@ class GongZhuMatchEnd(MatchEndDialog):
 
         totals = Text()
         for seat, total in enumerate(self.record["totals"]):
-            totals.append(f"{cells.ljust(seat_name(seat), 8)}{signed(total, 6)}\n", style="bold" if seat in self.record["winners"] else "")
+            totals.append(f"{cells.ljust(seat_name(seat), 8)}{signed(total, self.app.settings.card_style, 6)}\n", style="bold" if seat in self.record["winners"] else "")
         winners = self.record["winners"]
         line = t("gz_winner", names=names(winners)) if len(winners) == 1 else t("gz_winners", names=names(winners))
         yield Label(Text(line, style="bold green"))

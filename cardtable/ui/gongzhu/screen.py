@@ -28,7 +28,7 @@ from cardtable.ui.gongzhu.dialogs import (
 )
 from cardtable.ui.gongzhu.text import card_name, hand_label, hand_points, seat_name, taken_text, the_card
 from cardtable.ui.gongzhu.widgets import seat_plate, show_trick
-from cardtable.ui.numbers import signed
+from cardtable.ui.numbers import in_style, signed
 from cardtable.ui.seats import SeatPanel
 from cardtable.ui.widgets import HandView, TrickView
 
@@ -135,14 +135,14 @@ class GongZhuScreen(GameScreen):
             self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, count, style, wide=seat == 2))
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
-        me.append(f"{t('gz_total')} {signed(view.totals[HUMAN])}", style="bold")
+        me.append(f"{t('gz_total')} {signed(view.totals[HUMAN], style)}", style="bold")
         if view.shown[HUMAN] or view.my_show:
             me.append(f"  {t('gz_shown')}: ")
             me.append_text(cards_text(view.shown[HUMAN] or view.my_show or (), style))
         if view.taken[HUMAN]:
             me.append(f"  {t('gz_taken_you')}: ")      # «te llevas» (the others' plates: «se lleva»)
             me.append_text(taken_text(view.taken[HUMAN], style))
-            me.append(f"  {t('gz_hand_points')} {signed(hand_points(view, HUMAN))}")
+            me.append(f"  {t('gz_hand_points')} {signed(hand_points(view, HUMAN), style)}")
         self.query_one("#gz-me", Static).update(me)
         playable = frozenset(m.card for m in view.legal if isinstance(m, Play))
         was_playable = hand.playable
@@ -256,7 +256,8 @@ class GongZhuScreen(GameScreen):
         move = hint.move
         panel = self._open_show_panel()
         if isinstance(move, Show) and panel is not None:
-            panel.show_hint(move.cards, t("gz_show_hint", why=render(hint.reason, self.param_text)))
+            panel.show_hint(move.cards, in_style(t("gz_show_hint", why=render(hint.reason, self.param_text)),
+                                                  self.style_name))
             return
         if isinstance(move, Play):
             hand = self.query_one(HandView)

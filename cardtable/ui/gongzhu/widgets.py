@@ -23,7 +23,7 @@ def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool 
     beside the taken cards, so that nothing is cut by the plate's height."""
     first = Text()
     first.append(card_count(count))
-    first.append(f"  {t('gz_total')} {signed(view.totals[seat])}", style="bold")
+    first.append(f"  {t('gz_total')} {signed(view.totals[seat], style)}", style="bold")
     lines = [first]
     if view.shown[seat]:
         shown = first if wide else Text()
@@ -36,7 +36,7 @@ def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool 
         taken = Text(f"{t('gz_taken')}: ")
         taken.append_text(taken_text(points, style))
         lines.append(taken)
-        hand = Text(f"{t('gz_hand_points')} {signed(hand_points(view, seat))}")
+        hand = Text(f"{t('gz_hand_points')} {signed(hand_points(view, seat), style)}")
         if wide:
             taken.append("  ")
             taken.append_text(hand)
