@@ -26,8 +26,8 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     # A real match first (so every field the engine keeps exists), then this view's state over it.
     match = GuinoteMatch(view.options, 0)
     match.hand = view.hand_number
-    match.score = list(view.score)
-    match.cotos = list(view.cotos)
+    match.score = tuple(view.score)
+    match.cotos = tuple(view.cotos)
     match.finished = view.over
     match.results = []
     match.dealer = view.dealer
@@ -45,10 +45,10 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
         match.leader = view.winners[-1]
     else:
         match.leader = view.to_move
-    match.trick = list(view.trick)
-    match.tricks = list(view.tricks)
-    match.winners = list(view.winners)
-    match.card_points = list(view.card_points)
+    match.trick = tuple(view.trick)
+    match.tricks = tuple(view.tricks)
+    match.winners = tuple(view.winners)
+    match.card_points = tuple(view.card_points)
     match.cantes = _cantes(view)
     match.window_pair = view.window_pair
     match.window_singers = {seat for seat, _, _, after in match.cantes

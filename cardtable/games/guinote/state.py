@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from bisect import insort
 from itertools import chain
 from typing import Any, ClassVar
 
@@ -257,8 +258,10 @@ class GuinoteMatch(Match):
 
     def __init__(self, options: GuinoteOptions, seed: int) -> None:
         super().__init__(options, seed)
-        self.score = [0, 0]
-        self.cotos = [0, 0]
+        # Tuples, like every part of the state a view shows (tricks, winners, card points): replaced,
+        # never changed in place, so that a view holds them without copying.
+        self.score: tuple[int, int] = (0, 0)
+        self.cotos: tuple[int, int] = (0, 0)
         self.finished = False
         self.results: list[dict[str, Any]] = []
         dealer = Rng(mix(self.seed, 0, 0x9D)).below(4)
@@ -278,14 +281,14 @@ class GuinoteMatch(Match):
         self.pinta_taker: int | None = None
         self.exchange: tuple[int, SpanishCard] | None = None
         self.leader = self.mano
-        self.trick: list[tuple[int, SpanishCard]] = []
-        self.tricks: list[tuple[tuple[int, SpanishCard], ...]] = []
+        self.trick: tuple[tuple[int, SpanishCard], ...] = ()
+        self.tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...] = ()
         # (how many tricks, their cards or None): the views' cell for the cards of the finished tricks,
         # filled by the first bot that asks and shared by every view until the next trick ends (within
         # a hand the number of tricks tells them apart; a deal starts a new cell).
         self._done_cell: list = [0, None]
-        self.winners: list[int] = []
-        self.card_points = [0, 0]
+        self.winners: tuple[int, ...] = ()
+        self.card_points: tuple[int, int] = (0, 0)
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
         self.window_pair: int | None = None
         self.window_singers: set[int] = set()
@@ -301,6 +304,9 @@ class GuinoteMatch(Match):
                          "vueltas": vueltas, "carry": list(carry)})
 
     def _sort_hands(self) -> None:
+        """Put every hand in display order (``rules.sort_keys``). The match keeps them so (a draw or an
+        exchange inserts its card in place, a play removes one): whoever edits ``hands`` directly (a
+        search world, a test) calls this afterwards."""
         key = _sort_ranks(self.trump).__getitem__
         for h in self.hands:
             h.sort(key=key)
@@ -431,33 +437,34 @@ class GuinoteMatch(Match):
         takes the 7)."""
         seven = rules_seven(self.trump)
         pinta_card = self.pinta
-        self.hands[seat].remove(seven)
-        self.hands[seat].append(pinta_card)
+        hand = self.hands[seat]
+        hand.remove(seven)
+        insort(hand, pinta_card, key=_sort_ranks(self.trump).__getitem__)
         self.pinta = seven
         self.exchange = (seat, pinta_card)
         self.exchange_seat = None
-        self._sort_hands()
 
     def _play(self, seat: int, card: SpanishCard) -> None:
         self.window_pair = None
         if self.window_singers:
             self.window_singers = set()
         self.hands[seat].remove(card)
-        trick = self.trick
-        trick.append((seat, card))
+        trick = self.trick = self.trick + ((seat, card),)
         if len(trick) < 4:
             return
         winner = trick[rules.winner_index(trick, self.trump)][0]
         pair = winner % 2                                  # team_of
         points = rules.POINTS_OF
-        self.card_points[pair] += points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
-        self.tricks.append(tuple(trick))
-        self.winners.append(winner)
-        self.trick = []
+        won = points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
+        self.tricks += (trick,)
+        self.winners += (winner,)
+        self.trick = ()
         self.leader = winner
         number = len(self.tricks)
         if number == rules.TRICKS:
-            self.card_points[pair] += rules.ULTIMAS
+            won += rules.ULTIMAS
+        self.card_points = _added(self.card_points, pair, won)
+        if number == rules.TRICKS:
             self._end_hand(winner=None, claim=None, complete=True)
             return
         hand = self.hand
@@ -505,14 +512,18 @@ class GuinoteMatch(Match):
         return True
 
     def _draw(self, winner: int, round_number: int) -> None:
+        """Each seat from the trick winner on draws a card (the last of round 4 takes the pinta), put in
+        its place in the hand: the hands are kept in display order (see _sort_hands)."""
+        place = _sort_ranks(self.trump).__getitem__
+        hands, stock = self.hands, self.stock
         for j in range(4):
             seat = (winner + j) % 4
             if round_number == rules.PHASE1_TRICKS and j == 3:
-                self.hands[seat].append(self.pinta)
+                card = self.pinta
                 self.pinta_taker = seat
             else:
-                self.hands[seat].append(self.stock.pop(0))
-        self._sort_hands()
+                card = stock.pop(0)
+            insort(hands[seat], card, key=place)
 
     # -- totals and the end of a hand
     def _cante_points(self, pair: int) -> int:
@@ -539,9 +550,9 @@ class GuinoteMatch(Match):
             winner = rules.decide_hand(totals, thirty, ultimas, thirty_rule=not self.vueltas)
         coto_done = False
         if winner is not None:
-            self.score[winner] += 1
+            self.score = _added(self.score, winner, 1)
             if self.score[winner] >= self.options.points_per_coto:
-                self.cotos[winner] += 1
+                self.cotos = _added(self.cotos, winner, 1)
                 coto_done = True
         record = {
             "type": "hand_end", "hand": self.hand, "points": list(self.card_points),
@@ -556,7 +567,7 @@ class GuinoteMatch(Match):
         self.pending_draw = None
         last_winner = self.winners[-1] if self.winners else self.leader
         if coto_done:
-            self.score = [0, 0]
+            self.score = (0, 0)
         if winner is not None and self.cotos[winner] >= self.options.cotos:
             self.finished = True
             self._record({"type": "match_end", "winner": winner, "cotos": list(self.cotos),
@@ -581,14 +592,14 @@ class GuinoteMatch(Match):
         _setattr(view, "__dict__", {
             "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
             "pinta": self.pinta, "pinta_taker": pinta_taker,
-            "trick": tuple(self.trick), "tricks": tuple(tricks),
+            "trick": self.trick, "tricks": tricks,
             "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
             "legal": self._legal(seat, to_move), "_tricks_cards": cell,
             "_lazy": (self.options, self.hand, self.dealer, self.mano,
                       len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
-                      tuple(self.winners), tuple(self.card_points), self.window_pair,
+                      self.winners, self.card_points, self.window_pair,
                       self.exchange_seat if self.pending_draw is not None else None, self.vueltas,
-                      tuple(self.carry), tuple(self.score), tuple(self.cotos), self.finished,
+                      self.carry, self.score, self.cotos, self.finished,
                       (key, len(self.moves), seat))})
         return view
 
@@ -596,14 +607,9 @@ class GuinoteMatch(Match):
         twin = GuinoteMatch.__new__(GuinoteMatch)
         twin.__dict__.update(self.__dict__)
         self._copy_base(twin)
-        twin.score, twin.cotos = list(self.score), list(self.cotos)
         twin.results = list(self.results)
         twin.hands = [list(h) for h in self.hands]
         twin.stock = list(self.stock)
-        twin.trick = list(self.trick)
-        twin.tricks = list(self.tricks)
-        twin.winners = list(self.winners)
-        twin.card_points = list(self.card_points)
         twin.cantes = list(self.cantes)
         twin.window_singers = set(self.window_singers)
         return twin
@@ -753,6 +759,12 @@ def _sung(cantes: tuple[tuple[int, str, int, int], ...], pair: int) -> tuple[Sun
                       else suit, points, after)
             for singer, suit, points, after in cantes)
     return sung
+
+
+def _added(pair_values: tuple[int, int], index: int, amount: int) -> tuple[int, int]:
+    """``pair_values`` with ``amount`` added at ``index`` (0 or 1)."""
+    first, second = pair_values
+    return (first + amount, second) if index == 0 else (first, second + amount)
 
 
 def rules_seven(trump: str) -> SpanishCard:
