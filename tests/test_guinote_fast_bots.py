@@ -2,7 +2,7 @@
 tables against ``tricks.winning_index``; the arrastre obligations and the cante/claim options against
 the rule as first written; the views' played cards (a cell shared by the views until the next trick
 ends) against the tricks; and the easy and normal bots (per-card key tables, the unseen cards read as
-per-suit tops) against a plain transcription of their policies, over states reached by random legal
+card bits) against a plain transcription of their policies, over states reached by random legal
 play (hypothesis draws the deal and the moves)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cardtable.cards import spanish_deck
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import EasyBot, NormalBot, Unseen, _optional_choice
-from cardtable.games.guinote.state import Cante, Claim, GuinoteMatch, GuinoteOptions, Play
+from cardtable.games.guinote.state import CARD_BITS, Cante, Claim, GuinoteMatch, GuinoteOptions, Play
 from cardtable.rng import Rng
 from cardtable.tricks import partner, team_of, winning_index
 
@@ -181,6 +181,7 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
                 kept.append(view)
             else:
                 assert view.played == plain_played(view)
+                assert view.finished_bits() == bits_of(view.finished_cards())
             assert easy.choose(view) == plain_easy(view)
             assert normal.choose(view) == plain_normal(view)
             unseen, tops = plain_unseen(view), Unseen(view)
@@ -195,6 +196,20 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
     for view in kept:
         assert view.played == plain_played(view)
         assert view.finished_cards() == frozenset(c for t in view.tricks for _, c in t)
+        assert view.finished_bits() == bits_of(view.finished_cards())
+
+
+def bits_of(cards):
+    """The card set as CARD_BITS, one card at a time."""
+    return sum(CARD_BITS[card] for card in cards)
+
+
+def test_card_bits_are_one_bit_per_card_each_suit_in_order_of_strength():
+    assert sorted(CARD_BITS.values()) == [1 << i for i in range(40)]
+    for card in DECK:
+        for other in DECK:
+            if other.suit == card.suit:
+                assert (CARD_BITS[other] > CARD_BITS[card]) == (rules.strength(other) > rules.strength(card))
 
 
 @given(cards=st.lists(st.sampled_from(DECK), min_size=1, max_size=4, unique=True),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from itertools import filterfalse
 
 from cardtable.cards import SpanishCard, spanish_deck
 from cardtable.engine import Bot
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.state import (
     _PLAYS,
+    CARD_BITS,
     Cante,
     Claim,
     Exchange,
@@ -236,51 +236,44 @@ class NormalBot:
         return min(cards, key=keep_value)
 
 
-# Each suit's cards, strongest first; each suit's cards as a set; a card's strength (None: 0).
-_STRONGEST_FIRST = {suit: sorted((c for c in _DECK if c.suit == suit), key=rules.strength, reverse=True)
-                    for suit in "OCEB"}
-_SUIT_SETS = {suit: frozenset(cards) for suit, cards in _STRONGEST_FIRST.items()}
-_STRENGTH_OR_0: dict[SpanishCard | None, int] = {None: 0}
-_STRENGTH_OR_0.update((card, value) for card, value in rules.STRENGTH_OF.items())
+# Per card, the bits (state.CARD_BITS) of the stronger cards of its suit; per suit, the bits of its cards.
+_STRONGER_BITS = {c: sum(CARD_BITS[o] for o in _DECK if o.suit == c.suit and rules.strength(o) > rules.strength(c))
+                  for c in _DECK}
+_SUIT_BITS = {suit: sum(CARD_BITS[c] for c in _DECK if c.suit == suit) for suit in "OCEB"}
 
 
 class Unseen:
     """What the seat has not seen (neither in its hand, nor played, nor the pinta still face up), as
     the normal bot asks about it: whether an unseen card beats a given one, and how many trumps are
-    unseen."""
+    unseen. The cards are held as bits (state.CARD_BITS)."""
 
-    __slots__ = ("_trumps", "known", "tops", "trump")
+    __slots__ = ("bits", "trump", "trump_bits")
 
     def __init__(self, view: GuinoteView) -> None:
-        known = set(view.finished_cards())
-        known.update(view.hand)
+        bit = CARD_BITS
+        known = view.finished_bits()
+        for card in view.hand:
+            known |= bit[card]
         for _, card in view.trick:
-            known.add(card)
+            known |= bit[card]
         if view.pinta is not None and view.pinta_taker is None:
-            known.add(view.pinta)          # still face up by the stock
-        # Per suit, the strength of the strongest unseen card (0: none unseen).
-        seen, first, cards = known.__contains__, _STRENGTH_OR_0, _STRONGEST_FIRST
-        self.tops = {"O": first[next(filterfalse(seen, cards["O"]), None)],
-                     "C": first[next(filterfalse(seen, cards["C"]), None)],
-                     "E": first[next(filterfalse(seen, cards["E"]), None)],
-                     "B": first[next(filterfalse(seen, cards["B"]), None)]}
+            known |= bit[view.pinta]          # still face up by the stock
+        self.bits = _ALL_BITS & ~known
         self.trump = view.trump
-        self.known = known
-        self._trumps: int | None = None
+        self.trump_bits = self.bits & _SUIT_BITS[view.trump]
 
     @property
     def trumps(self) -> int:
-        """How many trumps are unseen (counted when first asked)."""
-        if self._trumps is None:
-            known = self.known
-            self._trumps = len(_SUIT_SETS[self.trump].difference(known))
-        return self._trumps
+        """How many trumps are unseen."""
+        return self.trump_bits.bit_count()
 
     def beaten(self, card: SpanishCard) -> bool:
         """Does some unseen card beat ``card`` (``rules.beats``): a stronger one of its suit, or any
         trump when ``card`` is not one?"""
-        suit = card[1]
-        return self.tops[suit] > rules.STRENGTH_OF[card] or (suit != self.trump and self.tops[self.trump] > 0)
+        return bool(self.bits & _STRONGER_BITS[card]) or (card[1] != self.trump and self.trump_bits != 0)
+
+
+_ALL_BITS = sum(_SUIT_BITS.values())
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

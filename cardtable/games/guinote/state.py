@@ -129,6 +129,11 @@ _REYES = frozenset(rey for _, rey, _ in _COUPLES)
 
 _PLAY_OF = _PLAYS.__getitem__
 
+# A bit per card, for card sets as ints: bit 10 * (the suit's place in "OCEB") + strength - 1, so that
+# each suit's cards are ten bits in order of strength (the strongest highest).
+SUIT_SHIFT = {suit: 10 * i for i, suit in enumerate("OCEB")}
+CARD_BITS = {card: 1 << (SUIT_SHIFT[card.suit] + rules.STRENGTH_OF[card] - 1) for card in _DECK}
+
 
 def play_of(card: SpanishCard) -> Play:
     """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
@@ -242,6 +247,20 @@ class GuinoteView(LazyFields, LazyBotSeed):
             cell[1] = done
         return done
 
+    def finished_bits(self) -> int:
+        """:meth:`finished_cards` as a set of :data:`CARD_BITS`, shared like it by the views of a cell."""
+        cell = self.__dict__.get("_tricks_cards")
+        if cell is not None and cell[2] is not None:
+            return cell[2]
+        bit = CARD_BITS
+        done = 0
+        for trick in self.tricks:
+            for _, card in trick:
+                done |= bit[card]
+        if cell is not None and cell[0] == len(self.tricks):
+            cell[2] = done
+        return done
+
 
 # The fields a view fills on first use, in the order of the match's ``_lazy`` tuple (see GuinoteMatch.view).
 _LAZY_FIELDS = ("options", "hand_number", "dealer", "mano", "stock_count", "exchange",
@@ -283,10 +302,10 @@ class GuinoteMatch(Match):
         self.leader = self.mano
         self.trick: tuple[tuple[int, SpanishCard], ...] = ()
         self.tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...] = ()
-        # (how many tricks, their cards or None): the views' cell for the cards of the finished tricks,
+        # (how many tricks, their cards or None, the same as CARD_BITS or None): the views' cell for the cards of the finished tricks,
         # filled by the first bot that asks and shared by every view until the next trick ends (within
         # a hand the number of tricks tells them apart; a deal starts a new cell).
-        self._done_cell: list = [0, None]
+        self._done_cell: list = [0, None, None]
         self.winners: tuple[int, ...] = ()
         self.card_points: tuple[int, int] = (0, 0)
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
@@ -582,7 +601,7 @@ class GuinoteMatch(Match):
         tricks = self.tricks
         cell = self._done_cell
         if cell[0] != len(tricks):
-            cell = self._done_cell = [len(tricks), None]
+            cell = self._done_cell = [len(tricks), None, None]
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
