@@ -378,6 +378,16 @@ class Match(ABC):
         self._trusted = (seat, moves, to_move)
         return list(moves)
 
+    def play_auto_move(self, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
+        """One step of a match between CPUs: :func:`next_auto_move` (asked to decide), then that move
+        applied; returns it as ``(seat, move)``, or None (over, or a person to move: nothing applied).
+        ``sim`` plays its matches so. A game may override this to fuse the two on its common path; it
+        must find and apply the very moves the two calls would."""
+        step = next_auto_move(self, bot_for)
+        if step is not None:
+            self.apply(step[1], step[0])
+        return step
+
     def silent(self, move: Any) -> bool:
         """Is ``move`` one the hand history does not write (kept in ``moves`` and saves all the same)?
         Guiñote's declined exchange of the 7 is; by default no move is."""

@@ -10,9 +10,9 @@ import math
 import os
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
-from cardtable.engine import Bot, Options, next_auto_move
+from cardtable.engine import Bot, Match, Options, next_auto_move
 from cardtable.games import GameSpec
 from cardtable.history import HistoryWriter
 
@@ -108,11 +108,9 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
     outcome = MatchOutcome()
     seen = moves = 0
     bot_for = {s: bots[level] for s, level in enumerate(seating)}.get
-    apply = writer.apply if writer is not None else match.apply
+    play = match.play_auto_move if writer is None else functools.partial(_written_step, match, writer)
     # Every seat is a CPU: there is a next move until the match is over.
-    while (step := next_auto_move(match, bot_for)) is not None:
-        seat, move = step
-        apply(move, seat)
+    while (step := play(bot_for)) is not None:
         moves += 1
         if hands is not None and len(match.events) != seen:
             seen = len(match.events)
@@ -135,6 +133,15 @@ def play_match(spec: GameSpec, options: Options, seed: int, seating: list[str], 
             continue     # a team wins once
         outcome.wins.append(seating[s])
     return outcome
+
+
+def _written_step(match: Match, writer: HistoryWriter,
+                  bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
+    """``match.play_auto_move``, the move applied through the history writer."""
+    step = next_auto_move(match, bot_for)
+    if step is not None:
+        writer.apply(step[1], step[0])
+    return step
 
 
 def _add(result: SimResult, outcome: MatchOutcome, history: TextIO | None) -> None:
