@@ -246,3 +246,18 @@ def test_the_plain_policies_are_exercised():
         legal = match.legal_moves(seat)
         match.apply(legal[rng.below(len(legal))], seat)
     assert {"cante", "arrastre follow", "partner on top"} <= seen
+
+
+def test_the_fused_step_plays_what_next_auto_move_and_apply_play():
+    """``play_auto_move`` (one call on its common path) finds and applies the moves of
+    ``next_auto_move`` followed by ``apply``, whole matches long, at both levels and both option sets."""
+    from cardtable.engine import next_auto_move
+
+    for options in OPTIONS:
+        for level, bot in (("easy", EasyBot()), ("normal", NormalBot())):
+            for seed in range(6):
+                fused, plain = GuinoteMatch(options, seed), GuinoteMatch(options, seed)
+                while (step := fused.play_auto_move(lambda seat: bot)) is not None:
+                    assert next_auto_move(plain, lambda seat: bot) == step, (level, seed, len(plain.moves))
+                    plain.apply(step[1], step[0])
+                assert plain.to_move() is None and fused.moves == plain.moves and fused.log == plain.log

@@ -6,11 +6,13 @@ from __future__ import annotations
 import dataclasses
 import operator
 from bisect import insort
+from collections.abc import Callable
 from itertools import chain
 from typing import Any, ClassVar
 
 from cardtable.cards import CardError, SpanishCard, parse_spanish_card, spanish_deck
 from cardtable.engine import (
+    Bot,
     IllegalMove,
     Match,
     MoveError,
@@ -597,7 +599,10 @@ class GuinoteMatch(Match):
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
-        to_move = self.to_move()
+        return self._view(seat, self.to_move())
+
+    def _view(self, seat: int, to_move: int | None) -> GuinoteView:
+        """``view(seat)``, the seat to move given."""
         tricks = self.tricks
         cell = self._done_cell
         if cell[0] != len(tricks):
@@ -696,6 +701,22 @@ class GuinoteMatch(Match):
 
     def silent(self, move: Any) -> bool:
         return isinstance(move, KeepSeven)
+
+    def play_auto_move(self, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
+        """:meth:`Match.play_auto_move` with its common case in one call: in the middle of a trick, or at
+        a lead with no window open, no seat has an automatic or an optional move (no exchange pending,
+        no cante or claim open), so the next move is the bot's to move, taken from its view and applied
+        on the trusted path."""
+        if self.pending_draw is not None or self.window_pair is not None or self.finished:
+            return super().play_auto_move(bot_for)
+        trick = self.trick
+        seat = (trick[-1][0] + 1) % 4 if trick else self.leader      # to_move()
+        bot = bot_for(seat)
+        if bot is None:
+            return None
+        move = bot.choose(self._view(seat, seat))
+        self.apply(move, seat)
+        return seat, move
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
         """A history line that is not the exchange of the seat asked implies that seat kept the 7 (or had
