@@ -26,8 +26,8 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     # A real match first (so every field the engine keeps exists), then this view's state over it.
     match = GuinoteMatch(view.options, 0)
     match.hand = view.hand_number
-    match.score = tuple(view.score)
-    match.cotos = tuple(view.cotos)
+    match.score = view.score
+    match.cotos = view.cotos
     match.finished = view.over
     match.results = []
     match.dealer = view.dealer
@@ -48,7 +48,7 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.trick = tuple(view.trick)
     match.tricks = tuple(view.tricks)
     match.winners = tuple(view.winners)
-    match.card_points = tuple(view.card_points)
+    match.card_points = view.card_points
     match.cantes = _cantes(view)
     match.window_pair = view.window_pair
     match.window_singers = {seat for seat, _, _, after in match.cantes
