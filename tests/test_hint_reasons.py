@@ -129,7 +129,7 @@ def test_gongzhu_reasons_hold_in_every_world():
             check_lines(reason, gz_format)
             plays = [m for m in view.legal if isinstance(m, Play)]
             if isinstance(move, Show):
-                assert key in ("gz_why_show", "gz_why_show_none")
+                assert key.startswith("gz_why_show"), key
                 continue
             assert (key == "gz_why_forced") == (len(view.legal) == 1), (key, view.legal)
             card = move.card
@@ -201,6 +201,30 @@ def test_gongzhu_a_high_card_that_later_players_may_beat_is_not_said_to_take_the
     # With every higher club already played, nobody can beat it: that is said.
     view = view_for("JC 3C 5H", trick=[(3, "9C")], played="QC KC AC 2C")
     assert games.get("gongzhu").advice.explain(view, Play(parse_card("JC"))).key == "gz_why_take_sure"
+
+
+@pytest.mark.parametrize("codes, key, en, es", [
+    ("", "gz_why_show_none", "nothing is worth showing", "no merece la pena mostrar nada"),
+    ("JD", "gz_why_show_one", "show J♦: it counts double for whoever takes it",
+     "muestra J♦: cuenta doble para quien se la lleve"),
+    ("QS JD", "gz_why_show", "show Q♠ J♦: they count double for whoever takes them",
+     "muestra Q♠ J♦: cuentan doble para quien se las lleve"),
+    ("AH", "gz_why_show_hearts", "show A♥: every heart counts double for whoever takes it",
+     "muestra A♥: cada corazón cuenta doble para quien se lo lleve"),
+    ("10C AH", "gz_why_show_hearts_too",
+     "show 10♣ A♥: they and every heart count double when taken",
+     "muestra 10♣ A♥: cuentan doble, y también cada corazón"),
+])
+def test_gongzhu_show_reasons_say_what_showing_does(codes, key, en, es):
+    """One shown card «counts» (singular), several «count»; a shown ♥A doubles every heart (rules page)."""
+    from cardtable.cards import parse_card
+    from cardtable.games.gongzhu.state import Show
+
+    view = games.get("gongzhu").new_match(seed=1).view(0)
+    reason = games.get("gongzhu").advice.explain(view, Show(tuple(parse_card(c) for c in codes.split())))
+    assert reason.key == key
+    assert rendered(reason, gz_format, "en") == en
+    assert rendered(reason, gz_format, "es") == es
 
 
 # ---------------------------------------------------------------- Guiñote

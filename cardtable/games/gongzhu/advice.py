@@ -53,13 +53,28 @@ def face_points(view: GongZhuView, cards) -> int:
     return total
 
 
+def _why_show(cards) -> hints.Reason:
+    """What showing ``cards`` does: each counts double for whoever takes it, and the shown ♥A doubles
+    every heart (the rules page's effects, in a line)."""
+    Reason = hints.Reason
+    if not cards:
+        return Reason.of("gz_why_show_none")
+    if rules.HEART_ACE in cards:
+        if len(cards) == 1:
+            return Reason.of("gz_why_show_hearts", cards=cards)
+        return Reason.of("gz_why_show_hearts_too", cards=cards)
+    if len(cards) == 1:
+        return Reason.of("gz_why_show_one", cards=cards)
+    return Reason.of("gz_why_show", cards=cards)
+
+
 def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation | None = None) -> hints.Reason:
     """Why ``move`` is good here, in what the view shows at this point: a trick is said to be taken
     only when nobody after this seat can beat the card (it plays last, or no higher card of the suit
     can come), points are the cards' own and signed, and a claim about later players says «may»."""
     Reason = hints.Reason
     if isinstance(move, Show):
-        return Reason.of("gz_why_show", cards=move.cards) if move.cards else Reason.of("gz_why_show_none")
+        return _why_show(move.cards)
     card = move.card
     if len(view.legal) <= 1:
         return Reason.of("gz_why_forced")
