@@ -250,14 +250,10 @@ class Unseen:
     __slots__ = ("bits", "trump", "trump_bits")
 
     def __init__(self, view: GuinoteView) -> None:
-        bit = CARD_BITS
-        known = view.finished_bits()
-        for card in view.hand:
-            known |= bit[card]
-        for _, card in view.trick:
-            known |= bit[card]
+        # (Distinct cards have distinct bits: their sum is their union.)
+        known = view.finished_bits() + sum(map(_BIT_OF, view.hand)) + sum(map(_BIT_OF, map(_SECOND, view.trick)))
         if view.pinta is not None and view.pinta_taker is None:
-            known |= bit[view.pinta]          # still face up by the stock
+            known |= CARD_BITS[view.pinta]          # still face up by the stock
         self.bits = _ALL_BITS & ~known
         self.trump = view.trump
         self.trump_bits = self.bits & _SUIT_BITS[view.trump]
@@ -274,6 +270,8 @@ class Unseen:
 
 
 _ALL_BITS = sum(_SUIT_BITS.values())
+_BIT_OF = CARD_BITS.__getitem__
+_SECOND = operator.itemgetter(1)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

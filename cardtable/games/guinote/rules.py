@@ -67,12 +67,15 @@ def sort_keys(trump: str) -> dict[SpanishCard, tuple[int, int]]:
 def winner_index(plays: Sequence[tuple[int, SpanishCard]], trump: str) -> int:
     """Index of the card winning (so far): highest trump, else highest card of the suit led.
     (``tricks.winning_index`` with this game's suit and strength, written out over the card table.)"""
-    if not plays:
+    count = len(plays)
+    if count == 1:
+        return 0
+    if not count:
         raise ValueError("an empty trick has no winner")
     strength_of = STRENGTH_OF
     best = 0
     top = plays[0][1]
-    for i in range(1, len(plays)):
+    for i in range(1, count):
         card = plays[i][1]
         if card[1] == top[1]:
             if strength_of[card] > strength_of[top]:

@@ -135,6 +135,7 @@ _PLAY_OF = _PLAYS.__getitem__
 # each suit's cards are ten bits in order of strength (the strongest highest).
 SUIT_SHIFT = {suit: 10 * i for i, suit in enumerate("OCEB")}
 CARD_BITS = {card: 1 << (SUIT_SHIFT[card.suit] + rules.STRENGTH_OF[card] - 1) for card in _DECK}
+_BIT_OF = CARD_BITS.__getitem__
 
 
 def play_of(card: SpanishCard) -> Play:
@@ -254,13 +255,15 @@ class GuinoteView(LazyFields, LazyBotSeed):
         cell = self.__dict__.get("_tricks_cards")
         if cell is not None and cell[2] is not None:
             return cell[2]
-        bit = CARD_BITS
-        done = 0
-        for trick in self.tricks:
-            for _, card in trick:
-                done |= bit[card]
+        tricks = self.tricks
+        earlier = cell[3] if cell is not None else None    # the cell of one trick fewer, if any
+        if earlier is not None and earlier[2] is not None and earlier[0] == len(tricks) - 1:
+            done = earlier[2] + sum(map(_BIT_OF, map(_SECOND, tricks[-1])))
+        else:
+            done = sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(tricks))))   # (one bit per card)
         if cell is not None and cell[0] == len(self.tricks):
             cell[2] = done
+            cell[3] = None
         return done
 
 
@@ -304,10 +307,11 @@ class GuinoteMatch(Match):
         self.leader = self.mano
         self.trick: tuple[tuple[int, SpanishCard], ...] = ()
         self.tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...] = ()
-        # (how many tricks, their cards or None, the same as CARD_BITS or None): the views' cell for the cards of the finished tricks,
+        # (how many tricks, their cards or None, the same as CARD_BITS or None, the cell of the trick
+        # before until the bits are known): the views' cell for the cards of the finished tricks,
         # filled by the first bot that asks and shared by every view until the next trick ends (within
         # a hand the number of tricks tells them apart; a deal starts a new cell).
-        self._done_cell: list = [0, None, None]
+        self._done_cell: list = [0, None, None, None]
         self.winners: tuple[int, ...] = ()
         self.card_points: tuple[int, int] = (0, 0)
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
@@ -606,7 +610,7 @@ class GuinoteMatch(Match):
         tricks = self.tricks
         cell = self._done_cell
         if cell[0] != len(tricks):
-            cell = self._done_cell = [len(tricks), None, None]
+            cell = self._done_cell = [len(tricks), None, None, cell]
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
@@ -689,33 +693,45 @@ class GuinoteMatch(Match):
         the one to move), with a play applied straight away and a keep of the 7 saved without a
         history line (see KeepSeven)."""
         seat = self._seat_of(move, seat)
+        if type(move) is Play:
+            self._apply_play(seat, move)
+            return
         self._trusted = None
         self.moves.append((seat, move))
-        if type(move) is Play:
-            self._pending.append((seat, move, self.hand))
-            self._play(seat, move.card)
-            return
         if not isinstance(move, KeepSeven):
             self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
+
+    def _apply_play(self, seat: int, move: Play) -> None:
+        """Apply a legal play by ``seat``: the move list, the history record to build, the card played."""
+        self._trusted = None
+        self.moves.append((seat, move))
+        self._pending.append((seat, move, self.hand))
+        self._play(seat, move.card)
 
     def silent(self, move: Any) -> bool:
         return isinstance(move, KeepSeven)
 
     def play_auto_move(self, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
-        """:meth:`Match.play_auto_move` with its common case in one call: in the middle of a trick, or at
-        a lead with no window open, no seat has an automatic or an optional move (no exchange pending,
-        no cante or claim open), so the next move is the bot's to move, taken from its view and applied
-        on the trusted path."""
-        if self.pending_draw is not None or self.window_pair is not None or self.finished:
+        """:meth:`Match.play_auto_move` with its common case in one call: with no exchange pending and
+        nobody able to sing or claim (always in the middle of a trick), no seat has an automatic or an
+        optional move, so the next move is the bot's to move, taken from its view and applied
+        on the trusted path: a play equal to one of the view's legal plays is legal (any other move goes
+        through ``apply``)."""
+        if self.pending_draw is not None or self.finished or (self.window_pair is not None
+                                                              and self.optional_movers()):
             return super().play_auto_move(bot_for)
         trick = self.trick
         seat = (trick[-1][0] + 1) % 4 if trick else self.leader      # to_move()
         bot = bot_for(seat)
         if bot is None:
             return None
-        move = bot.choose(self._view(seat, seat))
-        self.apply(move, seat)
+        view = self._view(seat, seat)
+        move = bot.choose(view)
+        if type(move) is Play and move in view.legal:
+            self._apply_play(seat, move)
+        else:
+            self.apply(move, seat)
         return seat, move
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
