@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import itertools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, CardError, french_deck, parse_card
@@ -404,20 +404,19 @@ class GongZhuMatch(Match):
     def apply(self, move: Any, seat: int | None = None) -> None:
         """:meth:`Match.apply` with its trusted path written out (``legal_moves`` always trusts the seat
         to move), and a play applied straight away: :meth:`_apply`'s play, written out."""
-        legal = None          # the trusted tuple ``move`` was found in, at ``index``
+        legal: Sequence[Any] | None = None   # the trusted tuple ``move`` was found in, at ``index``
+        index = 0
+        mover = -1
         trusted = self._trusted
         if trusted is not None and (trusted[2] if seat is None else seat == trusted[0]):
-            legal = trusted[1]
-            index = 0
-            for candidate in legal:
+            for candidate in trusted[1]:
                 if candidate is move:
-                    seat = trusted[0]
+                    legal, mover = trusted[1], trusted[0]
                     break
                 index += 1
-            else:
-                legal = None
         if legal is None:
-            seat = self._check_turn_and_move(move, seat)
+            mover = self._check_turn_and_move(move, seat)
+        seat = mover
         self._trusted = None
         self.moves.append((seat, move))
         self._pending.append((seat, move, self.hand))
@@ -430,7 +429,8 @@ class GongZhuMatch(Match):
         if split is not None:                  # split.play(card), written out
             suit = card[1]
             group = split[suit]
-            if group is legal:                 # (following suit: the move's place in it is known)
+            following = legal is group         # (following suit: the move's place in it is known)
+            if following:
                 split[suit] = group[:index] + group[index + 1:]
             else:
                 play = _PLAYS[card]
@@ -551,7 +551,9 @@ class GongZhuMatch(Match):
         fields["trick"] = tuple(self.trick)
         if to_move == seat:
             self.legal_moves(seat)
-            fields["legal"] = self._trusted[1]      # type: ignore[index]   (the tuple just offered)
+            offered = self._trusted
+            assert offered is not None               # the tuple just offered
+            fields["legal"] = offered[1]
         else:
             fields["legal"] = ()
         fields["decision"] = (self._bot_key_bytes or self._bot_key(), len(self.moves), seat)
