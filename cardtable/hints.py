@@ -63,15 +63,15 @@ class Flag:
     stderr: float
 
 
-def may_be_held(cards, seats, owner: dict, voids) -> bool:
+def may_be_held(cards, seats, owner: dict, lacks: Callable[[int, Any], bool]) -> bool:
     """Could one of ``seats`` hold one of ``cards`` (cards the viewer has not seen), as far as the view
     knows: a card known to be in a seat's hand (``owner``: card -> seat) counts only for that seat, any
-    other for a seat not known to be void of its suit (``voids[seat]``: the suits it lacks)."""
+    other for a seat not known to lack it (``lacks(seat, card)``: a void in its suit, say)."""
     for card in cards:
         if card in owner:
             if owner[card] in seats:
                 return True
-        elif any(card.suit not in voids[seat] for seat in seats):
+        elif any(not lacks(seat, card) for seat in seats):
             return True
     return False
 

@@ -38,7 +38,8 @@ def may_beat(view: GongZhuView, card: Card, seats: list[int]) -> bool:
         return False
     owner = {c: seat for seat, cards in enumerate(view.shown) for c in cards}
     higher = (other for other in view.unseen if other.suit == card.suit and other.rank > card.rank)
-    return hints.may_be_held(higher, seats, owner, view.voids())
+    voids = view.voids()
+    return hints.may_be_held(higher, seats, owner, lambda seat, c: c.suit in voids[seat])
 
 
 def face_points(view: GongZhuView, cards) -> int:

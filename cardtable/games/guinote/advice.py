@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardtable import hints, search
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import NormalBot
-from cardtable.games.guinote.sampling import arrastre_voids, known_holdings
+from cardtable.games.guinote.sampling import arrastre_exclusions, known_holdings
 from cardtable.games.guinote.search import DEFAULT_BUDGET, HardBot, pair_result, world
 from cardtable.games.guinote.state import Cante, Claim, Exchange, GuinoteView, KeepSeven, Play
 from cardtable.i18n import t
@@ -38,13 +38,14 @@ def later_seats(view: GuinoteView) -> list[int]:
 def may_beat(view: GuinoteView, card, seats: list[int]) -> bool:
     """Could one of ``seats`` hold a card that beats ``card`` (the card winning the trick), as far as
     the view knows: the unseen cards (the pinta face up by the stock is nobody's), the cards a seat is
-    known to hold (the pinta's taker, the exchange, sung cantes) and the suits it failed to follow in
-    arrastre."""
+    known to hold (the pinta's taker, the exchange, sung cantes) and the cards its arrastre plays show
+    it lacks."""
     if not seats:
         return False
     owner = {c: seat for seat, cards in known_holdings(view).items() for c in cards}
     better = (other for other in _unseen(view) if rules.beats(other, card, view.trump))
-    return hints.may_be_held(better, seats, owner, arrastre_voids(view))
+    excluded = arrastre_exclusions(view)
+    return hints.may_be_held(better, seats, owner, lambda seat, c: c in excluded[seat])
 
 
 def explain(view: GuinoteView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:

@@ -1,6 +1,7 @@
 """Worlds consistent with a Guiñote view: other hands and the stock honour the counts, the pinta's
-taker, the exchanged pinta, the cantes whose suit is known, and the suits a seat failed to follow in
-arrastre."""
+taker, the exchanged pinta, the cantes whose suit is known, and the cards a seat's plays in arrastre
+show it lacks (the suit it failed to follow, the higher cards and trumps it did not play when the
+rules would have made it)."""
 
 from __future__ import annotations
 
@@ -31,15 +32,49 @@ def known_holdings(view: GuinoteView) -> dict[int, list[SpanishCard]]:
     return {s: [c for c in cards if c not in played] for s, cards in known.items()}
 
 
+def _arrastre_tricks(view: GuinoteView) -> list:
+    """The tricks of the arrastre so far, the one being played included."""
+    return list(view.tricks[rules.PHASE1_TRICKS:]) + ([view.trick] if view.arrastre and view.trick else [])
+
+
 def arrastre_voids(view: GuinoteView) -> dict[int, set[str]]:
+    """The suits each seat failed to follow in arrastre (where following is always required)."""
     voids: dict[int, set[str]] = {s: set() for s in range(4)}
-    tricks = list(view.tricks[rules.PHASE1_TRICKS:]) + ([view.trick] if view.arrastre and view.trick else [])
-    for trick in tricks:
+    for trick in _arrastre_tricks(view):
         lead = trick[0][1].suit
         for seat, card in trick[1:]:
             if card.suit != lead:
                 voids[seat].add(lead)
     return voids
+
+
+def arrastre_exclusions(view: GuinoteView) -> dict[int, set[SpanishCard]]:
+    """The cards each seat cannot hold, from what it played in arrastre against the obligations of the
+    rules page. A seat that did not follow cannot hold the suit led. Against an opponent's winning card
+    a seat must beat it if it can: one that followed without beating it holds no higher card of the suit
+    (unless a trump of another suit won the trick, when any card of the suit led will do), and one that
+    neither followed nor beat it holds no trump that would have (none at all when the winning card was
+    not a trump). No card is drawn in arrastre, so what a seat lacked then it lacks now."""
+    trump = view.trump
+    deck = spanish_deck()
+    excluded: dict[int, set[SpanishCard]] = {s: set() for s in range(4)}
+    for trick in _arrastre_tricks(view):
+        lead = trick[0][1].suit
+        for i in range(1, len(trick)):
+            seat, card = trick[i]
+            top_seat, top = trick[:i][rules.winner_index(trick[:i], trump)]
+            lacks = excluded[seat]
+            if card.suit != lead:
+                lacks.update(c for c in deck if c.suit == lead)
+            if top_seat == (seat + 2) % 4 or rules.beats(card, top, trump):
+                continue
+            if card.suit == lead:
+                if top.suit == trump and lead != trump:
+                    continue
+                lacks.update(c for c in deck if c.suit == lead and rules.beats(c, top, trump))
+            else:
+                lacks.update(c for c in deck if rules.beats(c, top, trump))
+    return excluded
 
 
 def sample_world(view: GuinoteView, rng: Rng) -> tuple[list[list[SpanishCard]], list[SpanishCard]]:
@@ -49,7 +84,7 @@ def sample_world(view: GuinoteView, rng: Rng) -> tuple[list[list[SpanishCard]], 
     unseen = Counter(spanish_deck()) - Counter(view.hand) - Counter(view.played) - Counter(on_table)
     sizes: dict = {s: view.counts[s] for s in others}
     sizes[STOCK] = view.stock_count - len(on_table)
-    voids = arrastre_voids(view)
+    excluded = arrastre_exclusions(view)
     hands = deal_hidden(unseen.elements(), sizes, known_holdings(view),
-                        lambda place, card: place == STOCK or card.suit not in voids[place], rng)
+                        lambda place, card: place == STOCK or card not in excluded[place], rng)
     return [list(view.hand) if s == view.seat else hands[s] for s in range(4)], hands[STOCK]
