@@ -78,8 +78,6 @@ class CardTableApp(App[None]):
         self.launch = launch
         self.exit_message: str | None = None
         self._key_screens: OrderedDict[int, Any] = OrderedDict()    # key event id → screen it was typed at
-        # A dialog that a key opened, and the keys typed after that key while the dialog was not ready.
-        self._typed_ahead: tuple[Any, list[events.Key]] | None = None
         self._quit_waits = 0
 
     # -- lifecycle
@@ -170,11 +168,6 @@ class CardTableApp(App[None]):
         # the screen on top *then*. If handling the key opened another screen (Enter on home opens the
         # setup dialog; Enter at the dialog opens a table not composed yet: NoMatches ColumnsView), that
         # screen's binding must not run too: a key acts only on the screen it was typed at.
-        typed = isinstance(event, events.Key) and not event.is_forwarded
-        if typed and self._hold_typed_ahead(event):
-            event.stop()
-            event.prevent_default()
-            return
         if isinstance(event, events.Key):
             if not event.is_forwarded:
                 self._key_screens[id(event)] = self._top_screen()
@@ -193,45 +186,7 @@ class CardTableApp(App[None]):
             event.stop()
             event.prevent_default()
             return
-        before = self._top_screen() if typed else None
         await super().on_event(event)
-        if typed:
-            self._note_dialog_opened(before)
-
-    # A key that opens a dialog at once (the home screen's Enter) is followed by the keys typed with it,
-    # which the app reads before the dialog is mounted. They were meant for the dialog, whose focused
-    # button is the safe step forward (Enter Enter on home: open the setup, then «Deal»): they are kept
-    # and handed to it, in order, once it is ready, where keys typed ahead of any other screen are dropped.
-    def _note_dialog_opened(self, before: Any) -> None:
-        from cardtable.ui.guard import AnswerOnce
-
-        top = self._top_screen()
-        if top is not before and isinstance(top, AnswerOnce) and not on_top(top):
-            self._typed_ahead = (top, [])
-
-    def _hold_typed_ahead(self, key: events.Key) -> bool:
-        """Keep ``key`` for the dialog a key just opened, if that dialog is on top and not ready yet (or
-        keys are kept for it already: they keep their order)."""
-        if self._typed_ahead is None or key.key in QUIT_KEYS:
-            return False
-        dialog, keys = self._typed_ahead
-        if dialog is not self._top_screen() or (on_top(dialog) and not keys):
-            self._typed_ahead = None
-            return False
-        if not keys:
-            dialog.call_after_refresh(self._release_typed_ahead)      # runs once the dialog is mounted
-        keys.append(events.Key(key.key, key.character))
-        return True
-
-    def _release_typed_ahead(self) -> None:
-        """Hand the kept keys to the dialog, now ready (dropped if it has gone meanwhile)."""
-        if self._typed_ahead is None:
-            return
-        dialog, keys = self._typed_ahead
-        self._typed_ahead = None
-        if on_top(dialog):
-            for key in keys:
-                self.post_message(key)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """The tables' frame colours for the current theme (a theme's own variables win)."""

@@ -19,27 +19,16 @@ from cardtable.ui.footer import Footer
 from cardtable.ui.guard import on_top
 from cardtable.ui.widgets import MenuList
 
-# The home screen's keys are priority bindings: they act as the app reads them, in the order typed. The
-# game list's own bindings act later, when the key has travelled through the list's message queue, and its
-# Enter reached this screen later still, as an OptionSelected message: a second key read with the first
-# (`Enter Enter`, `↓ Enter Enter` typed ahead) had by then gone to the list too, and was lost there instead
-# of pressing the setup dialog's «Deal». Now the first Enter puts the dialog on the stack before the app
-# reads the next key, which the app keeps for the dialog until it is ready (CardTableApp._hold_typed_ahead).
-MENU_KEYS = (("up", "cursor_up"), ("down", "cursor_down"), ("home", "first"), ("end", "last"),
-             ("pageup", "page_up"), ("pagedown", "page_down"))
-
 
 class HomeScreen(Screen):
     BINDINGS = [
-        Binding("n", "new_game", "new_game", priority=True),
-        Binding("enter", "new_game", "new_game", show=False, priority=True),
-        *(Binding(key, f"menu('{action}')", "home_pick", show=False, priority=True) for key, action in MENU_KEYS),
-        Binding("c", "continue", "continue", priority=True),
-        Binding("r", "rules", "rules", priority=True),
-        Binding("s", "settings", "settings", priority=True),
-        Binding("t", "app.statistics", "stats_title", show=False, priority=True),
-        Binding("question_mark", "app.help", "help", priority=True),
-        Binding("q", "app.quit", "quit", priority=True),
+        Binding("n", "new_game", "new_game"),
+        Binding("c", "continue", "continue"),
+        Binding("r", "rules", "rules"),
+        Binding("s", "settings", "settings"),
+        Binding("t", "app.statistics", "stats_title", show=False),
+        Binding("question_mark", "app.help", "help"),
+        Binding("q", "app.quit", "quit"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -114,15 +103,11 @@ class HomeScreen(Screen):
         return name if games.is_available(name) else None
 
     # -- actions
-    def action_menu(self, action: str) -> None:
-        """Move the game list's highlight (``action``: one of the list's cursor actions) at once."""
-        getattr(self.query_one("#game-list", MenuList), f"action_{action}")()
-
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_new_game()
 
-    # A click on a game comes as a message, which may arrive after a key opened a dialog: the home screen
-    # acts only while it is on top, so it never stacks a second dialog.
+    # An Enter typed ahead reaches the game list (and comes back here as a message) after the first one
+    # opened a dialog: the home screen acts only while it is on top, so it never stacks a second dialog.
     def action_new_game(self) -> None:
         game = self.chosen_game
         if game is not None and on_top(self):
