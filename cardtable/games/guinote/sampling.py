@@ -37,17 +37,6 @@ def _arrastre_tricks(view: GuinoteView) -> list:
     return list(view.tricks[rules.PHASE1_TRICKS:]) + ([view.trick] if view.arrastre and view.trick else [])
 
 
-def arrastre_voids(view: GuinoteView) -> dict[int, set[str]]:
-    """The suits each seat failed to follow in arrastre (where following is always required)."""
-    voids: dict[int, set[str]] = {s: set() for s in range(4)}
-    for trick in _arrastre_tricks(view):
-        lead = trick[0][1].suit
-        for seat, card in trick[1:]:
-            if card.suit != lead:
-                voids[seat].add(lead)
-    return voids
-
-
 def arrastre_exclusions(view: GuinoteView) -> dict[int, set[SpanishCard]]:
     """The cards each seat cannot hold, from what it played in arrastre against the obligations of the
     rules page. A seat that did not follow cannot hold the suit led. Against an opponent's winning card
