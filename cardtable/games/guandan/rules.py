@@ -491,10 +491,11 @@ def play_forms(hand: Sequence[Card], level: int, top: Shape | None = None,
                     emit((kind, joker_rank, size, h.jokers, joker_rank, size))
     if "full_house" in wanted:
         _full_house_forms(h, order, emit)
-    depths = None
+    depths: int | None = None
     for length, width, kind in ((5, 1, "straight"), (3, 2, "tube"), (2, 3, "plate")):
         if kind in wanted:
-            depths = depths or _depths(h)
+            if depths is None:
+                depths = _depths(h)
             _sequence_forms(h, depths, length, width, kind, sf_as_straight, emit)
     if "bomb" in wanted:
         for rank in order:
@@ -528,31 +529,40 @@ def reading(cards: Sequence[Card], form: Shape, level: int, sf_as_straight: bool
 def _full_house_forms(h: _Hand, order: tuple[int, ...], offer) -> None:
     """Full houses: for each triple, the pair that spends the fewest wilds, then the cheapest (a joker
     pair allowed)."""
-    counts, w, level = h.counts, h.w, h.level
-    sources = []      # (wilds used by the pair, value of its two cards, order, rank)
-    for index, rank in enumerate(RANKS):
-        n = min(2, counts[rank])
-        if n + w >= 2:
-            sources.append((2 - n, n * value(rank, level) + (2 - n) * 15, index, rank))
-    for rank in (SMALL_JOKER_RANK, BIG_JOKER_RANK):
-        if counts[rank] == 2:
-            sources.append((0, 2 * value(rank, level), 20 + rank, rank))
-    sources.sort()
+    counts, w = h.counts, h.w
+    tiers = _pair_tiers(counts, w, order)
     for triple in order:
         n = counts[triple]
         if n + w < 3:
             continue
-        spare = w - (3 - min(3, n))
-        for used, _, _, pair in sources:
-            if used > spare:
-                break
+        pair = _cheapest_pair(tiers, triple, w - (3 - min(3, n)))
+        if pair is not None:
+            offer(("full_house", triple, 5, h.full_house, triple, pair))
+
+
+def _pair_tiers(counts: list[int], w: int, order: tuple[int, ...]) -> tuple[list[int], ...]:
+    """The pairs a full house may take, by the wilds they spend (0, 1, 2), each tier cheapest first: the
+    natural pairs by value then the joker pairs; a single and a wild by value; two wilds, named after the
+    lowest rank (natural order) held by none. Two of a tier suffice: only one can be the triple's rank."""
+    natural = [rank for rank in order if counts[rank] >= 2][:2]
+    jokers = [rank for rank in (SMALL_JOKER_RANK, BIG_JOKER_RANK) if counts[rank] == 2]
+    singles = [rank for rank in order if counts[rank] == 1][:2] if w >= 1 else []
+    empty = [rank for rank in RANKS if not counts[rank]][:2] if w >= 2 else []
+    return natural + jokers, singles, empty
+
+
+def _cheapest_pair(tiers: tuple[list[int], ...], triple: int, spare: int) -> int | None:
+    """The first pair of the tiers ``spare`` wilds can pay for that is not the triple's rank."""
+    for tier in tiers[:spare + 1]:
+        for pair in tier:
             if pair != triple:
-                offer(("full_house", triple, 5, h.full_house, triple, pair))
-                break
+                return pair
+    return None
 
 
-def _depths(h: _Hand) -> tuple[int, int, int]:
-    """Position masks (1 = the Ace low .. 14) of the ranks holding at least 1, 2 and 3 natural cards."""
+def _depths(h: _Hand) -> int:
+    """Position masks (1 = the Ace low .. 14) of the ranks holding at least 1, 2 and 3 natural cards, in
+    one integer: bits 0-15, 16-31 and 32-47 (so a window's cards held up to a width is one bit count)."""
     m1 = m2 = m3 = 0
     counts = h.counts
     for rank in RANKS:
@@ -564,30 +574,38 @@ def _depths(h: _Hand) -> tuple[int, int, int]:
                 m2 |= bit
                 if n > 2:
                     m3 |= bit
-    return m1 | (m1 >> 13 & 2), m2 | (m2 >> 13 & 2), m3 | (m3 >> 13 & 2)
+    return _ace_low(m1) | _ace_low(m2) << 16 | _ace_low(m3) << 32
 
 
-def _sequence_forms(h: _Hand, depths: tuple[int, int, int], length: int, width: int, kind: str,
+def _ace_low(mask: int) -> int:
+    return mask | (mask >> 13 & 2)
+
+
+# Per (length, width): each window as (its span over the depth lanes up to the width, its ranks, its top).
+_RUNS = {(length, width): [(sum((((1 << length) - 1) << start) << 16 * lane for lane in range(width)),
+                            window, window[-1]) for start, window in _WINDOWS[length]]
+         for length, width in ((5, 1), (3, 2), (2, 3))}
+
+
+def _sequence_forms(h: _Hand, depths: int, length: int, width: int, kind: str,
                     sf_as_straight: bool, offer) -> None:
-    w = h.w
     full = length * width
-    masks = depths[:width]
+    need = full - h.w                 # natural cards the window must hold (wilds make up the rest)
+    if kind == "straight" and not sf_as_straight:
+        _plain_straight_forms(h, depths, need, offer)
+        return
     sequence = h.sequence
-    for start, window in _WINDOWS[length]:
-        span = ((1 << length) - 1) << start
-        used = full
-        for mask in masks:
-            used -= (mask & span).bit_count()
-        if used > w:
-            continue
-        top_rank = window[-1]
-        if kind == "straight" and not sf_as_straight:
-            build = _plain_straight(h, window)
-            if build is None:
-                continue
-            offer((kind, top_rank, full, *build))
-        else:
+    for span, window, top_rank in _RUNS[length, width]:
+        if (depths & span).bit_count() >= need:
             offer((kind, top_rank, full, sequence, window, width))
+
+
+def _plain_straight_forms(h: _Hand, depths: int, need: int, offer) -> None:
+    for span, window, top_rank in _RUNS[5, 1]:
+        if (depths & span).bit_count() >= need:
+            build = _plain_straight(h, window)
+            if build is not None:
+                offer(("straight", top_rank, 5, *build))
 
 
 def _plain_straight(h: _Hand, window: tuple[int, ...]):
