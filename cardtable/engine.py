@@ -194,7 +194,11 @@ class Match(ABC):
         self.moves: list[tuple[int, Any]] = []
         self.hand = 0
         self._log: list[dict[str, Any]] = []      # the history records built so far
-        self._pending: list[Any] = []             # not built yet: (seat, move, hand) or a record
+        # Not built yet: the records made since, each with the number of moves made before it (the move
+        # records are built from ``moves`` itself, so that a move costs no history work).
+        self._pending: list[tuple[int, dict[str, Any]]] = []
+        self._built = 0                           # moves already written to _log
+        self._built_hand = 0                      # the hand of the next move to write
         self._events: list[dict[str, Any]] = []   # the deal / hand_end / match_end records only
         # (seat, the list legal_moves() returned last (or the tuple a view holds), whether the seat was the
         # one to move (None: unknown))
@@ -207,22 +211,34 @@ class Match(ABC):
         """The hand history (``deal``, ``move``, ``hand_end`` and ``match_end`` records). Move records are
         built only when the log is read (a writer, a save, the UI), so headless play does not pay for
         them."""
-        if self._pending:
-            log = self._log
-            for item in self._pending:
-                if type(item) is tuple:
-                    seat, move, hand = item
-                    log.append({"type": "move", "hand": hand, "seat": seat, "move": move.to_json()})
-                else:
-                    log.append(item)
+        if self._pending or self._built < len(self.moves):
+            log, moves, built, hand = self._log, self.moves, self._built, self._built_hand
+            for at, record in self._pending:
+                self._write_moves(log, moves, built, at, hand)
+                built = at
+                log.append(record)
+                if record.get("type") == "deal":
+                    hand = record["hand"]
+            self._write_moves(log, moves, built, len(moves), hand)
             self._pending = []
+            self._built, self._built_hand = len(moves), hand
         return self._log
 
     @log.setter
     def log(self, records: list[dict[str, Any]]) -> None:
         self._log = list(records)
         self._pending = []
+        self._built = len(self.moves)
+        self._built_hand = self.hand
         self._events = [r for r in records if r.get("type") != "move"]
+
+    def _write_moves(self, log: list[dict[str, Any]], moves: list[tuple[int, Any]], start: int, stop: int,
+                     hand: int) -> None:
+        """Append the records of ``moves[start:stop]`` (all of hand ``hand``) to ``log``, leaving out the
+        moves the history does not write (:meth:`silent`)."""
+        for seat, move in moves[start:stop]:
+            if not self.silent(move):
+                log.append({"type": "move", "hand": hand, "seat": seat, "move": move.to_json()})
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -231,7 +247,7 @@ class Match(ABC):
 
     def _record(self, record: dict[str, Any]) -> None:
         """Add a deal / hand_end / match_end record to the history."""
-        self._pending.append(record)
+        self._pending.append((len(self.moves), record))
         self._events.append(record)
 
     def _bot_key(self) -> bytes:
@@ -356,7 +372,6 @@ class Match(ABC):
         seat = self._seat_of(move, seat)
         self._trusted = None
         self.moves.append((seat, move))
-        self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
 
     def _seat_of(self, move: Any, seat: int | None) -> int:

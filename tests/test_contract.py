@@ -92,6 +92,7 @@ def test_random_play_reaches_the_end_and_the_history_replays(name, seed, choices
     match = spec.new_match(seed=seed)
     out = io.StringIO()
     writer = HistoryWriter(out, match, ["cpu:random"] * 4, legal=True)
+    hand_of_move = []                     # match.hand as each move was applied
     while not match.is_over():
         assert len(match.moves) < 20_000, "the match does not end"
         seat, move = random_step(match, rng)
@@ -104,6 +105,7 @@ def test_random_play_reaches_the_end_and_the_history_replays(name, seed, choices
         assert spec.match_type.decode_move(move.to_json()) == move
         assert spec.match_type.parse_move(str(move)) == move
         start = len(match.log)
+        hand_of_move.append(match.hand)
         writer.apply(move, seat)
         if any(r["type"] == "hand_end" for r in match.log[start:]):
             check_results(spec, match)
@@ -116,6 +118,17 @@ def test_random_play_reaches_the_end_and_the_history_replays(name, seed, choices
     assert match.log[-1]["type"] == "match_end"
     outcome = check_results(spec, match)
     assert outcome.over and outcome.winners
+    # The log's move lines are the moves but the silent ones, each in the hand it was made in, which is
+    # the hand of the deal line before it.
+    hand = None
+    lines = []
+    for record in match.log:
+        if record["type"] == "deal":
+            hand = record["hand"]
+        elif record["type"] == "move":
+            assert record["hand"] == hand
+            lines.append((record["hand"], record["seat"], record["move"]))
+    assert lines == [(h, s, m.to_json()) for h, (s, m) in zip(hand_of_move, match.moves) if not match.silent(m)]
     # Replay from the seed equals the log, and the written history round-trips.
     again = spec.match_type.replay(match.options, match.seed, match.moves)
     assert fingerprint(again) == fingerprint(match)

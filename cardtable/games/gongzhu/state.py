@@ -419,7 +419,6 @@ class GongZhuMatch(Match):
         seat = mover
         self._trusted = None
         self.moves.append((seat, move))
-        self._pending.append((seat, move, self.hand))
         if type(move) is not Play:
             self._apply(move, seat)
             return

@@ -690,23 +690,21 @@ class GuinoteMatch(Match):
     # -- the history leaves out a declined exchange
     def apply(self, move: Any, seat: int | None = None) -> None:
         """:meth:`Match.apply` (the trusted path included: ``_legal`` always says whether its seat is
-        the one to move), with a play applied straight away and a keep of the 7 saved without a
-        history line (see KeepSeven)."""
+        the one to move), with a play applied straight away. (A keep of the 7 is in ``moves`` but gets
+        no history line: see :meth:`silent`.)"""
         seat = self._seat_of(move, seat)
         if type(move) is Play:
             self._apply_play(seat, move)
             return
         self._trusted = None
         self.moves.append((seat, move))
-        if not isinstance(move, KeepSeven):
-            self._pending.append((seat, move, self.hand))
         self._apply(move, seat)
 
     def _apply_play(self, seat: int, move: Play) -> None:
-        """Apply a legal play by ``seat``: the move list, the history record to build, the card played."""
+        """Apply a legal play by ``seat``: the move list (the history's move records are built from it
+        when read), the card played."""
         self._trusted = None
         self.moves.append((seat, move))
-        self._pending.append((seat, move, self.hand))
         self._play(seat, move.card)
 
     def silent(self, move: Any) -> bool:
