@@ -173,7 +173,7 @@ def test_fast_bots_and_rules_agree_with_the_plain_ones(seed, options, moves):
         if seat is None:
             break
         for other in range(4):
-            assert match._optional(other) == plain_optional(match, other)
+            assert list(match._optional(other)) == plain_optional(match, other)
             assert (rules.arrastre_plays(match.hands[other], match.trick, other, match.trump)
                     == plain_arrastre_plays(match.hands[other], match.trick, other, match.trump))
             view = match.view(other)

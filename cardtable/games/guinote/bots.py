@@ -17,9 +17,8 @@ from cardtable.games.guinote.state import (
     GuinoteView,
     KeepSeven,
     Play,
-    play_of,
 )
-from cardtable.tricks import partner, team_of
+from cardtable.tricks import team_of
 
 _DECK = tuple(spanish_deck())
 _REYES = frozenset(c for c in _DECK if c.rank == rules.REY)
@@ -65,52 +64,57 @@ def _optional_choice(view: GuinoteView) -> Exchange | KeepSeven | Cante | Claim 
     return None
 
 
-def _top(view: GuinoteView) -> tuple[int, SpanishCard]:
-    return view.trick[rules.winner_index(view.trick, view.trump)]
+def _unsung_suits(view: GuinoteView, hand_bits: int) -> int:
+    """The suits of the cantes the seat could still sing: it holds their Rey and Sota and has not seen
+    them sung (by itself, or by a seat whose cante it saw), a bit per suit of "OCEB"; ``hand_bits``: the
+    view's hand as CARD_BITS."""
+    if not hand_bits & _REY_BITS:          # no Rey, no cante to keep
+        return 0
+    suits = 0
+    sung: set[str | None] | None = None
+    for bit, couple, suit in _COUPLE_BITS:
+        if hand_bits & couple == couple:
+            if sung is None:
+                seat = view.seat
+                sung = {c.suit for c in view.cantes if c.seat == seat or c.suit is not None}
+            if suit not in sung:
+                suits |= bit
+    return suits
 
 
-def _keep_value(card: SpanishCard, view: GuinoteView) -> float:
-    """How much a card is worth keeping: its points, its strength, trumps and unsung cante halves."""
-    value = rules.points(card) * 1.0 + rules.strength(card) * 0.1
-    if card.suit == view.trump:
-        value += 6
-    if card.rank in (rules.REY, rules.SOTA) and _unsung_pair(view, card.suit):
-        value += 12
-    return value
+# Per suit of "OCEB": its bit in _unsung_suits' answer, the bits of its Rey and Sota, the suit.
+_COUPLE_BITS = tuple((1 << i, CARD_BITS[SpanishCard(rules.REY, suit)] | CARD_BITS[SpanishCard(rules.SOTA, suit)], suit)
+                     for i, suit in enumerate("OCEB"))
+_REY_BITS = sum(CARD_BITS[rey] for rey in _REYES)
+_SUIT_BIT = {suit: 1 << i for i, suit in enumerate("OCEB")}
+_KEEP_TABLES: dict[tuple[str, int], dict[SpanishCard, float]] = {}
+_LOAD_TABLES: dict[int, dict[SpanishCard, tuple[int, int]]] = {}
 
 
-def _unsung_halves(view: GuinoteView) -> Callable[[str], bool]:
-    """``_unsung_pair(view, suit)`` for this view, asked once per suit."""
-    halves: dict[str, bool] = {}
-
-    def unsung(suit: str) -> bool:
-        known = halves.get(suit)
-        if known is None:
-            known = halves[suit] = _unsung_pair(view, suit)
-        return known
-
-    return unsung
+def _is_half(card: SpanishCard, suits: int) -> bool:
+    """Is ``card`` the Rey or the Sota of one of ``suits`` (a bit per suit)?"""
+    return (card[0] == rules.REY or card[0] == rules.SOTA) and bool(suits & _SUIT_BIT[card[1]])
 
 
-def _keep_values(view: GuinoteView) -> Callable[[SpanishCard], float]:
-    """``_keep_value(card, view)`` as a one-argument function for this view: the same floats, the
-    cante halves asked about once per suit."""
-    base = _BY_TRUMP[view.trump][2]
-    if _REYES.isdisjoint(view.hand):          # no Rey: no unsung cante half, every value is the table's
-        return base.__getitem__
-    unsung = _unsung_halves(view)
-
-    def value(card: SpanishCard) -> float:
-        if (card[0] == rules.REY or card[0] == rules.SOTA) and unsung(card[1]):
-            return base[card] + 12
-        return base[card]
-
-    return value
+def _keep_table(trump: str, suits: int) -> dict[SpanishCard, float]:
+    """How much each card is worth keeping, with ``trump`` and the cantes still to sing in ``suits``
+    (:func:`_unsung_suits`): its points, a tenth of its strength, 6 more for a trump and 12 more for a
+    Rey or Sota of those suits; made once."""
+    table = _KEEP_TABLES.get((trump, suits))
+    if table is None:
+        base = _BY_TRUMP[trump][2]
+        table = _KEEP_TABLES[trump, suits] = {c: base[c] + 12 if _is_half(c, suits) else base[c] for c in _DECK}
+    return table
 
 
-def _unsung_pair(view: GuinoteView, suit: str) -> bool:
-    sung = {c.suit for c in view.cantes if c.seat == view.seat or c.suit is not None}
-    return suit not in sung and rules.can_sing(view.hand, suit)
+def _load_table(suits: int) -> dict[SpanishCard, tuple[int, int]]:
+    """Per card, the key of the card to load on a partner's sure trick (the most points, an unsung cante
+    half counting 12 fewer, then the weakest), with the unsung halves of ``suits``; made once."""
+    table = _LOAD_TABLES.get(suits)
+    if table is None:
+        table = _LOAD_TABLES[suits] = {
+            c: (rules.points(c) - (12 if _is_half(c, suits) else 0), -rules.strength(c)) for c in _DECK}
+    return table
 
 
 def _choice_or_cards(view: GuinoteView) -> tuple[Exchange | KeepSeven | Cante | Claim | None, list[SpanishCard]]:
@@ -168,11 +172,10 @@ class NormalBot:
         if optional is not None or view.to_move != view.seat:
             return optional
         if len(cards) == 1:
-            return play_of(cards[0])
-        unseen = Unseen(view)
+            return _PLAY_OF(cards[0])
         if not view.trick:
-            return play_of(self._lead(view, cards, unseen))
-        return play_of(self._follow(view, cards, unseen))
+            return _PLAY_OF(self._lead(view, cards))
+        return _PLAY_OF(self._follow(view, cards))
 
     @staticmethod
     def _unseen(view: GuinoteView) -> set[SpanishCard]:
@@ -183,25 +186,27 @@ class NormalBot:
             known.add(view.pinta)          # still face up by the stock
         return set(_DECK) - known
 
-    def _lead(self, view: GuinoteView, cards: list[SpanishCard], unseen: Unseen) -> SpanishCard:
+    def _lead(self, view: GuinoteView, cards: list[SpanishCard]) -> SpanishCard:
         trump = view.trump
-        my_trumps = [c for c in cards if c[1] == trump]
-        trumps_out = unseen.trumps
-        beaten = unseen.beaten
+        hand_bits = hand_bits_of(view.hand)
         if len(view.tricks) >= rules.PHASE1_TRICKS:      # arrastre
+            unseen = Unseen(view, hand_bits)
+            trumps_out = unseen.trumps
             # Draw trumps when strong: a master trump and at least as many trumps as are out.
-            masters = [c for c in my_trumps if not beaten(c)]
-            if masters and trumps_out and len(my_trumps) >= trumps_out:
-                return max(masters, key=rules.STRENGTH_OF.__getitem__)
-            # Cash a master card of a plain suit when trumps are gone.
-            if not trumps_out:
-                sure = [c for c in cards if not beaten(c)]
+            if trumps_out:
+                my_trumps = [c for c in cards if c[1] == trump]
+                masters = unseen.unbeaten(my_trumps)
+                if masters and len(my_trumps) >= trumps_out:
+                    return max(masters, key=rules.STRENGTH_OF.__getitem__)
+            else:
+                # Cash a master card of a plain suit when trumps are gone.
+                sure = unseen.unbeaten(cards)
                 if sure:
                     return max(sure, key=_LOW.__getitem__)
         plain = [c for c in cards if c[1] != trump] or cards
-        return min(plain, key=_keep_values(view))
+        return min(plain, key=_keep_table(trump, _unsung_suits(view, hand_bits)).__getitem__)
 
-    def _follow(self, view: GuinoteView, cards: list[SpanishCard], unseen: Unseen) -> SpanishCard:
+    def _follow(self, view: GuinoteView, cards: list[SpanishCard]) -> SpanishCard:
         trump = view.trump
         trick = view.trick
         top_seat, top = trick[rules.winner_index(trick, trump)]
@@ -210,15 +215,19 @@ class NormalBot:
         trick_points = 0
         for _, card in trick:
             trick_points += points[card]
-        keep_value = _keep_values(view)
-        if top_seat == partner(view.seat):
-            safe = last or not unseen.beaten(top)
-            if safe:
-                loads = [c for c in cards if not rules.beats(c, top, trump) or c[1] != trump]
-                unsung = _unsung_halves(view)
-                return max(loads or cards, key=lambda c: (points[c] - (12 if c[0] in (rules.REY, rules.SOTA)
-                                                                       and unsung(c[1]) else 0),
-                                                          -rules.STRENGTH_OF[c]))
+        hand_bits = hand_bits_of(view.hand)
+        suits = _unsung_suits(view, hand_bits)
+        keep_value = _keep_table(trump, suits).__getitem__
+        if top_seat == (view.seat + 2) % 4:       # partner(seat)
+            if last or not Unseen(view, hand_bits).beaten(top):
+                # Load it, but not with a trump that beats the partner's card (rules.beats, written out).
+                strength = rules.STRENGTH_OF
+                if top[1] == trump:
+                    high = strength[top]
+                    loads = [c for c in cards if c[1] != trump or strength[c] <= high]
+                else:
+                    loads = [c for c in cards if c[1] != trump]
+                return max(loads or cards, key=_load_table(suits).__getitem__)
             return min(cards, key=keep_value)
         winners = _winners(cards, top, trump)
         if winners:
@@ -228,7 +237,7 @@ class NormalBot:
                 if gain >= 2 or len(view.tricks) >= rules.PHASE1_TRICKS or points[best] == 0:
                     return best
             else:
-                holding = [c for c in winners if not unseen.beaten(c)]
+                holding = Unseen(view, hand_bits).unbeaten(winners)
                 if holding and (trick_points >= 3 or len(view.tricks) >= rules.PHASE1_TRICKS):
                     return min(holding, key=keep_value)
                 if trick_points >= 10:
@@ -249,9 +258,12 @@ class Unseen:
 
     __slots__ = ("bits", "trump", "trump_bits")
 
-    def __init__(self, view: GuinoteView) -> None:
+    def __init__(self, view: GuinoteView, hand_bits: int | None = None) -> None:
+        """``hand_bits``: ``hand_bits_of(view.hand)``, when the caller has it."""
+        if hand_bits is None:
+            hand_bits = hand_bits_of(view.hand)
         # (Distinct cards have distinct bits: their sum is their union.)
-        known = view.finished_bits() + sum(map(_BIT_OF, view.hand)) + sum(map(_BIT_OF, map(_SECOND, view.trick)))
+        known = view.finished_bits() + hand_bits + sum(map(_BIT_OF, map(_SECOND, view.trick)))
         if view.pinta is not None and view.pinta_taker is None:
             known |= CARD_BITS[view.pinta]          # still face up by the stock
         self.bits = _ALL_BITS & ~known
@@ -267,6 +279,20 @@ class Unseen:
         """Does some unseen card beat ``card`` (``rules.beats``): a stronger one of its suit, or any
         trump when ``card`` is not one?"""
         return bool(self.bits & _STRONGER_BITS[card]) or (card[1] != self.trump and self.trump_bits != 0)
+
+    def unbeaten(self, cards: list[SpanishCard]) -> list[SpanishCard]:
+        """The cards of ``cards`` that no unseen card beats (``not beaten``), in their order: with trumps
+        unseen only a trump can be one."""
+        bits, stronger = self.bits, _STRONGER_BITS
+        if self.trump_bits:
+            trump = self.trump
+            return [c for c in cards if c[1] == trump and not bits & stronger[c]]
+        return [c for c in cards if not bits & stronger[c]]
+
+
+def hand_bits_of(hand: tuple[SpanishCard, ...]) -> int:
+    """A hand as CARD_BITS (distinct cards: the sum is the union)."""
+    return sum(map(_BIT_OF, hand))
 
 
 _ALL_BITS = sum(_SUIT_BITS.values())

@@ -251,19 +251,10 @@ class GuinoteView(LazyFields, LazyBotSeed):
         return done
 
     def finished_bits(self) -> int:
-        """:meth:`finished_cards` as a set of :data:`CARD_BITS`, shared like it by the views of a cell."""
-        cell = self.__dict__.get("_tricks_cards")
-        if cell is not None and cell[2] is not None:
-            return cell[2]
-        tricks = self.tricks
-        earlier = cell[3] if cell is not None else None    # the cell of one trick fewer, if any
-        if earlier is not None and earlier[2] is not None and earlier[0] == len(tricks) - 1:
-            done = earlier[2] + sum(map(_BIT_OF, map(_SECOND, tricks[-1])))
-        else:
-            done = sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(tricks))))   # (one bit per card)
-        if cell is not None and cell[0] == len(self.tricks):
-            cell[2] = done
-            cell[3] = None
+        """:meth:`finished_cards` as a set of :data:`CARD_BITS` (the match's count, given to its views)."""
+        done = self.__dict__.get("_done_bits")
+        if done is None:
+            done = sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(self.tricks))))   # (one bit per card)
         return done
 
 
@@ -307,16 +298,19 @@ class GuinoteMatch(Match):
         self.leader = self.mano
         self.trick: tuple[tuple[int, SpanishCard], ...] = ()
         self.tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...] = ()
-        # (how many tricks, their cards or None, the same as CARD_BITS or None, the cell of the trick
-        # before until the bits are known): the views' cell for the cards of the finished tricks,
-        # filled by the first bot that asks and shared by every view until the next trick ends (within
-        # a hand the number of tricks tells them apart; a deal starts a new cell).
-        self._done_cell: list = [0, None, None, None]
+        # (how many tricks, their cards or None): the views' cell for the cards of the finished tricks,
+        # filled by the first view asked and shared by every view until the next trick ends (within a
+        # hand the number of tricks tells them apart; a deal starts a new cell).
+        self._done_cell: list = [0, None]
+        # (the tricks, the bits of their cards): added to as each trick ends; recounted when ``tricks``
+        # is some other tuple (a search world's, a test's).
+        self._done_bits: tuple[tuple, int] = ((), 0)
         self.winners: tuple[int, ...] = ()
         self.card_points: tuple[int, int] = (0, 0)
         self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
         self.window_pair: int | None = None
         self.window_singers: set[int] = set()
+        self._window_moves: dict[int, tuple[Move, ...]] = {}   # see _optional
         self.exchange_seat: int | None = None       # asked about the exchange; the draw waits for it
         self.pending_draw: tuple[int, int] | None = None   # (trick winner, trick number) of that draw
         self.vueltas = vueltas
@@ -335,6 +329,7 @@ class GuinoteMatch(Match):
         key = _sort_ranks(self.trump).__getitem__
         for h in self.hands:
             h.sort(key=key)
+        self._window_moves = {}
 
     # -- whose turn
     def to_move(self) -> int | None:
@@ -363,9 +358,19 @@ class GuinoteMatch(Match):
             movers.append(pair + 2)
         return movers
 
-    def _optional(self, seat: int) -> list[Move]:
+    def _optional(self, seat: int) -> tuple[Move, ...]:
+        """The cantes and the claim ``seat`` may make now (in its pair's window), worked out once per
+        seat and window: ``_window_moves`` is emptied whenever what they depend on changes (a play, a
+        cante, the window's opening, a deal, an edit of the hands followed by ``_sort_hands``, a clone)."""
         if self.window_pair is None or seat % 2 != self.window_pair:       # team_of
-            return []
+            return ()
+        known = self._window_moves
+        moves = known.get(seat)
+        if moves is None:
+            moves = known[seat] = self._window_options(seat)
+        return moves
+
+    def _window_options(self, seat: int) -> tuple[Move, ...]:
         moves: list[Move] = []
         if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
             hand = self.hands[seat]
@@ -375,7 +380,7 @@ class GuinoteMatch(Match):
                          if rey in hand and sota in hand and suit not in sung]
         if self.vueltas and self.options.vueltas_end == "claim":
             moves.append(_CLAIM)
-        return moves
+        return tuple(moves)
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         return list(self._legal(seat))
@@ -403,7 +408,7 @@ class GuinoteMatch(Match):
             else:
                 moves = tuple(map(_PLAY_OF, rules.arrastre_plays(self.hands[seat], self.trick, seat, self.trump)))
             if self.window_pair is not None and seat % 2 == self.window_pair:
-                moves += tuple(self._optional(seat))
+                moves += self._optional(seat)
         self._trusted = (seat, moves, seat == to_move)
         return moves
 
@@ -451,6 +456,7 @@ class GuinoteMatch(Match):
         elif isinstance(move, Cante):
             self.cantes.append((seat, move.suit, rules.cante_value(move.suit, self.trump), len(self.tricks)))
             self.window_singers.add(seat)
+            self._window_moves = {}
             self._auto_vueltas_check()
         elif isinstance(move, Claim):
             pair = team_of(seat)
@@ -470,7 +476,9 @@ class GuinoteMatch(Match):
         self.exchange_seat = None
 
     def _play(self, seat: int, card: SpanishCard) -> None:
-        self.window_pair = None
+        if self.window_pair is not None:
+            self.window_pair = None
+            self._window_moves = {}
         if self.window_singers:
             self.window_singers = set()
         self.hands[seat].remove(card)
@@ -481,7 +489,12 @@ class GuinoteMatch(Match):
         pair = winner % 2                                  # team_of
         points = rules.POINTS_OF
         won = points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
-        self.tricks += (trick,)
+        done, tricks = self._done_bits, self.tricks
+        self.tricks = tricks + (trick,)
+        if done[0] is tricks:
+            bit = _BIT_OF
+            self._done_bits = (self.tricks, done[1] + bit(trick[0][1]) + bit(trick[1][1]) + bit(trick[2][1])
+                               + bit(trick[3][1]))
         self.winners += (winner,)
         self.trick = ()
         self.leader = winner
@@ -519,6 +532,7 @@ class GuinoteMatch(Match):
         self.pending_draw = None
         self.exchange_seat = None
         self.window_pair = team_of(winner)
+        self._window_moves = {}
 
     def exchange_possible(self) -> bool:
         """May the 7 of trumps still be exchanged in this hand, as anybody at the table can tell: not yet
@@ -588,6 +602,7 @@ class GuinoteMatch(Match):
         self._record(record)
         self.results.append(record)
         self.window_pair = None
+        self._window_moves = {}
         self.exchange_seat = None
         self.pending_draw = None
         last_winner = self.winners[-1] if self.winners else self.leader
@@ -610,19 +625,22 @@ class GuinoteMatch(Match):
         tricks = self.tricks
         cell = self._done_cell
         if cell[0] != len(tricks):
-            cell = self._done_cell = [len(tricks), None, None, cell]
+            cell = self._done_cell = [len(tricks), None]
+        done = self._done_bits
+        if done[0] is not tricks:
+            done = self._done_bits = (tricks, sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(tricks)))))
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
         # The fields every bot reads, as the dataclass __init__ would store them (see views.fast_view), in
         # one dict; the others' values in the order of _LAZY_FIELDS, read on first use (views.LazyFields);
-        # besides them the cell of the finished tricks' cards (see finished_cards).
+        # besides them the cell of the finished tricks' cards (see finished_cards) and their bits.
         _setattr(view, "__dict__", {
             "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
             "pinta": self.pinta, "pinta_taker": pinta_taker,
             "trick": self.trick, "tricks": tricks,
             "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
-            "legal": self._legal(seat, to_move), "_tricks_cards": cell,
+            "legal": self._legal(seat, to_move), "_tricks_cards": cell, "_done_bits": done[1],
             "_lazy": (self.options, self.hand, self.dealer, self.mano,
                       len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
                       self.winners, self.card_points, self.window_pair,
@@ -640,6 +658,7 @@ class GuinoteMatch(Match):
         twin.stock = list(self.stock)
         twin.cantes = list(self.cantes)
         twin.window_singers = set(self.window_singers)
+        twin._window_moves = {}
         return twin
 
     def outcome(self) -> Outcome:
