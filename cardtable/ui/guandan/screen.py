@@ -393,7 +393,9 @@ class GuandanScreen(GameScreen):
     def show_hint(self, hint: Any) -> None:
         line = self.hint_text(hint)
         if self.match.to_move() == HUMAN:
-            key = f"{line} · {t('gd_take_advice_key')}"
+            # «a» does not pass (it clears the selection and says p passes): a pass names p instead.
+            key_text = t("gd_pass_advice_key") if isinstance(hint.move, Pass) else t("gd_take_advice_key")
+            key = f"{line} · {key_text}"
             if cell_len(key) <= max(40, self.size.width - 2):
                 line = key
         self.say_advice(line)
