@@ -94,7 +94,7 @@ def explain(view: GuinoteView, move, evaluation: search.Evaluation | None = None
         if rules.points(card) == 0:
             return Reason.of("gn_why_lead_low")
         return hints.searched(evaluation) or Reason.of("gn_why_lead", card=card)
-    seat, top = view.trick[rules.winner_index(view.trick, trump)]
+    seat, top = view.top          # type: ignore[misc]  # (not None: a trick is being played)
     points = sum(rules.points(c) for _, c in view.trick) + rules.points(card)
     takes = rules.beats(card, top, trump)
     if team_of(seat) == team_of(view.seat):          # the partner is winning the trick

@@ -147,7 +147,7 @@ class EasyBot:
         keys = _BY_TRUMP[trump]
         if not trick:              # the cheapest plain card (_LOW), or the cheapest trump
             return _PLAY_OF(min(cards, key=keys[3].__getitem__))
-        top_seat, top = trick[rules.winner_index(trick, trump)]
+        top_seat, top = view.top          # type: ignore[misc]  # (not None: a trick is being played)
         if top_seat == (view.seat + 2) % 4:               # the partner's card is on top: load (_LOAD)
             return _PLAY_OF(max(cards, key=keys[4].__getitem__))
         points = rules.POINTS_OF
@@ -209,7 +209,7 @@ class NormalBot:
     def _follow(self, view: GuinoteView, cards: list[SpanishCard]) -> SpanishCard:
         trump = view.trump
         trick = view.trick
-        top_seat, top = trick[rules.winner_index(trick, trump)]
+        top_seat, top = view.top          # type: ignore[misc]  # (not None: a trick is being played)
         last = len(trick) == 3
         points = rules.POINTS_OF
         trick_points = 0

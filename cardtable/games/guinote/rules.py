@@ -94,20 +94,20 @@ def beats(card: SpanishCard, top: SpanishCard, trump: str) -> bool:
 
 
 def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],
-                   seat: int, trump: str) -> list[SpanishCard]:
+                   seat: int, trump: str, top_index: int | None = None) -> list[SpanishCard]:
     """The cards ``seat`` may play in arrastre (tricks 5-10), straight from the rules page: follow suit
     (beating the winning card when it can, unless a trump from another suit wins it), else trump
     (over-trumping a trump that wins it) — but a seat whose partner wins the trick need only follow.
+    ``top_index``: ``winner_index(trick, trump)``, when the caller knows it.
     (``beats`` is written out over the strength table: a card beats the top one with a stronger card
     of its suit, or with a trump when the top one is not a trump.)"""
-    hand = list(hand)
     if not trick:
-        return hand
+        return list(hand)
     lead = trick[0][1][1]
-    top_seat, top = trick[winner_index(trick, trump)]
+    top_seat, top = trick[winner_index(trick, trump) if top_index is None else top_index]
     same = [c for c in hand if c[1] == lead]
     if top_seat == (seat + 2) % 4:                # partner(seat)
-        return same or hand
+        return same or list(hand)
     strength = STRENGTH_OF
     top_suit, high = top[1], strength[top]
     if same:
@@ -120,7 +120,7 @@ def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, Spa
         winners = [c for c in hand if c[1] == trump and strength[c] > high]
     else:
         winners = [c for c in hand if c[1] == trump]      # no card of the suit led (the top's suit)
-    return winners or hand
+    return winners or list(hand)
 
 
 def refusal_reason(card: SpanishCard, hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],

@@ -4,6 +4,7 @@ hands de vueltas with claims, partidas and cotos."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
 from bisect import insort
 from collections.abc import Callable
@@ -219,6 +220,12 @@ class GuinoteView(LazyFields, LazyBotSeed):
     legal: tuple
     decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
 
+    @functools.cached_property
+    def top(self) -> tuple[int, SpanishCard] | None:
+        """The trick's winning play so far (``rules.winner_index``), None before the lead. (The match
+        gives it to its views; a view built otherwise works it out.)"""
+        return self.trick[rules.winner_index(self.trick, self.trump)] if self.trick else None
+
     @property
     def trick_number(self) -> int:
         """The trick being played, 1-10."""
@@ -297,6 +304,9 @@ class GuinoteMatch(Match):
         self.exchange: tuple[int, SpanishCard] | None = None
         self.leader = self.mano
         self.trick: tuple[tuple[int, SpanishCard], ...] = ()
+        # (a trick, the index of its winning play): kept as cards are played; another trick (set by
+        # hand) has its winner worked out (see top_index).
+        self._top: tuple[tuple, int] = ((), 0)
         self.tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...] = ()
         # (how many tricks, their cards or None): the views' cell for the cards of the finished tricks,
         # filled by the first view asked and shared by every view until the next trick ends (within a
@@ -340,6 +350,14 @@ class GuinoteMatch(Match):
         if not self.trick:
             return self.leader
         return (self.trick[-1][0] + 1) % 4
+
+    def top_index(self) -> int:
+        """The index of the current trick's winning play so far (``rules.winner_index``); the trick
+        must not be empty."""
+        top = self._top
+        if top[0] is self.trick:
+            return top[1]
+        return rules.winner_index(self.trick, self.trump)
 
     def automatic_move(self, seat: int) -> KeepSeven | None:
         """The keep of a seat asked about the exchange without the 7 of trumps: its only move, made by
@@ -406,7 +424,9 @@ class GuinoteMatch(Match):
             elif len(self.tricks) < rules.PHASE1_TRICKS:
                 moves = tuple(map(_PLAY_OF, self.hands[seat]))
             else:
-                moves = tuple(map(_PLAY_OF, rules.arrastre_plays(self.hands[seat], self.trick, seat, self.trump)))
+                trick = self.trick
+                moves = tuple(map(_PLAY_OF, rules.arrastre_plays(self.hands[seat], trick, seat, self.trump,
+                                                                 self.top_index() if trick else None)))
             if self.window_pair is not None and seat % 2 == self.window_pair:
                 moves += self._optional(seat)
         self._trusted = (seat, moves, seat == to_move)
@@ -482,10 +502,19 @@ class GuinoteMatch(Match):
         if self.window_singers:
             self.window_singers = set()
         self.hands[seat].remove(card)
-        trick = self.trick = self.trick + ((seat, card),)
+        before = self.trick
+        trick = self.trick = before + ((seat, card),)
+        top = self._top
+        if not before:
+            best = 0
+        elif top[0] is before:              # the card that was winning: is it beaten?
+            best = len(before) if rules.beats(card, before[top[1]][1], self.trump) else top[1]
+        else:                               # (a trick set by hand: a search world's, a test's)
+            best = rules.winner_index(trick, self.trump)
+        self._top = (trick, best)
         if len(trick) < 4:
             return
-        winner = trick[rules.winner_index(trick, self.trump)][0]
+        winner = trick[best][0]
         pair = winner % 2                                  # team_of
         points = rules.POINTS_OF
         won = points[trick[0][1]] + points[trick[1][1]] + points[trick[2][1]] + points[trick[3][1]]
@@ -622,7 +651,7 @@ class GuinoteMatch(Match):
 
     def _view(self, seat: int, to_move: int | None) -> GuinoteView:
         """``view(seat)``, the seat to move given."""
-        tricks = self.tricks
+        tricks, trick = self.tricks, self.trick
         cell = self._done_cell
         if cell[0] != len(tricks):
             cell = self._done_cell = [len(tricks), None]
@@ -638,7 +667,7 @@ class GuinoteMatch(Match):
         _setattr(view, "__dict__", {
             "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
             "pinta": self.pinta, "pinta_taker": pinta_taker,
-            "trick": self.trick, "tricks": tricks,
+            "trick": trick, "tricks": tricks, "top": trick[self.top_index()] if trick else None,
             "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
             "legal": self._legal(seat, to_move), "_tricks_cards": cell, "_done_bits": done[1],
             "_lazy": (self.options, self.hand, self.dealer, self.mano,
@@ -730,13 +759,23 @@ class GuinoteMatch(Match):
         return isinstance(move, KeepSeven)
 
     def play_auto_move(self, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
-        """:meth:`Match.play_auto_move` with its common case in one call: with no exchange pending and
+        """:meth:`Match.play_auto_move` with its common cases in one call. With no exchange pending and
         nobody able to sing or claim (always in the middle of a trick), no seat has an automatic or an
-        optional move, so the next move is the bot's to move, taken from its view and applied
-        on the trusted path: a play equal to one of the view's legal plays is legal (any other move goes
-        through ``apply``)."""
-        if self.pending_draw is not None or self.finished or (self.window_pair is not None
-                                                              and self.optional_movers()):
+        optional move, so the next move is the bot's to move, taken from its view and applied on the
+        trusted path when it is one of the very plays the view offers (any other move goes through
+        ``apply``). With an exchange pending, the keep of a seat asked without the 7 (its automatic
+        move) is applied straight away."""
+        if self.pending_draw is not None:
+            seat = self.exchange_seat
+            assert seat is not None                 # (the draw waits for the seat asked)
+            keep = self.automatic_move(seat)
+            if keep is None:
+                return super().play_auto_move(bot_for)
+            self._trusted = None
+            self.moves.append((seat, keep))
+            self._next_asked(seat)
+            return seat, keep
+        if self.finished or (self.window_pair is not None and self.optional_movers()):
             return super().play_auto_move(bot_for)
         trick = self.trick
         seat = (trick[-1][0] + 1) % 4 if trick else self.leader      # to_move()
@@ -745,10 +784,12 @@ class GuinoteMatch(Match):
             return None
         view = self._view(seat, seat)
         move = bot.choose(view)
-        if type(move) is Play and move in view.legal:
-            self._apply_play(seat, move)
-        else:
-            self.apply(move, seat)
+        if type(move) is Play:
+            for offered in view.legal:
+                if offered is move:       # (by identity: a Play's == is a Python call)
+                    self._apply_play(seat, move)
+                    return seat, move
+        self.apply(move, seat)
         return seat, move
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
