@@ -21,7 +21,6 @@ from cardtable.games.guinote.state import (
 from cardtable.tricks import team_of
 
 _DECK = tuple(spanish_deck())
-_REYES = frozenset(c for c in _DECK if c.rank == rules.REY)
 _PLAY_OF = _PLAYS.__getitem__        # play_of, without the call
 _CARD_OF = operator.attrgetter("card")
 
@@ -68,12 +67,15 @@ def _unsung_suits(view: GuinoteView, hand_bits: int) -> int:
     """The suits of the cantes the seat could still sing: it holds their Rey and Sota and has not seen
     them sung (by itself, or by a seat whose cante it saw), a bit per suit of "OCEB"; ``hand_bits``: the
     view's hand as CARD_BITS."""
-    if not hand_bits & _REY_BITS:          # no Rey, no cante to keep
+    # Each suit's Rey and Sota are the bits 7 and 6 of its lane of ten (strengths 8 and 7): a lane's
+    # bit 6 of ``couples`` is set when it holds both.
+    couples = hand_bits & hand_bits >> 1 & _SOTA_BITS
+    if not couples:
         return 0
     suits = 0
     sung: set[str | None] | None = None
-    for bit, couple, suit in _COUPLE_BITS:
-        if hand_bits & couple == couple:
+    for bit, sota, suit in _COUPLE_BITS:
+        if couples & sota:
             if sung is None:
                 seat = view.seat
                 sung = {c.suit for c in view.cantes if c.seat == seat or c.suit is not None}
@@ -82,10 +84,10 @@ def _unsung_suits(view: GuinoteView, hand_bits: int) -> int:
     return suits
 
 
-# Per suit of "OCEB": its bit in _unsung_suits' answer, the bits of its Rey and Sota, the suit.
-_COUPLE_BITS = tuple((1 << i, CARD_BITS[SpanishCard(rules.REY, suit)] | CARD_BITS[SpanishCard(rules.SOTA, suit)], suit)
-                     for i, suit in enumerate("OCEB"))
-_REY_BITS = sum(CARD_BITS[rey] for rey in _REYES)
+# Per suit of "OCEB": its bit in _unsung_suits' answer, the bit of its Sota, the suit.
+_COUPLE_BITS = tuple((1 << i, CARD_BITS[SpanishCard(rules.SOTA, suit)], suit) for i, suit in enumerate("OCEB"))
+_SOTA_BITS = sum(sota for _, sota, _ in _COUPLE_BITS)
+assert all(CARD_BITS[SpanishCard(rules.REY, suit)] == sota << 1 for _, sota, suit in _COUPLE_BITS)
 _SUIT_BIT = {suit: 1 << i for i, suit in enumerate("OCEB")}
 _KEEP_TABLES: dict[tuple[str, int], dict[SpanishCard, float]] = {}
 _LOAD_TABLES: dict[int, dict[SpanishCard, tuple[int, int]]] = {}
@@ -127,12 +129,14 @@ def _choice_or_cards(view: GuinoteView) -> tuple[Exchange | KeepSeven | Cante | 
 
 
 def _winners(cards: list[SpanishCard], top: SpanishCard, trump: str) -> list[SpanishCard]:
-    """The cards of ``cards`` that beat ``top`` (``rules.beats``), written out over the strength table."""
-    strength = rules.STRENGTH_OF
-    suit, high = top[1], strength[top]
-    if suit == trump:
-        return [c for c in cards if c[1] == suit and strength[c] > high]
-    return [c for c in cards if (strength[c] > high if c[1] == suit else c[1] == trump)]
+    """The cards of ``cards`` that beat ``top`` (``rules.beats``), in their order."""
+    beaters = _BEATERS[trump][top]
+    return [c for c in cards if c in beaters]
+
+
+# Per trump, per card: the cards that beat it (rules.beats), made once.
+_BEATERS = {trump: {top: frozenset(c for c in _DECK if rules.beats(c, top, trump)) for top in _DECK}
+            for trump in "OCEB"}
 
 
 class EasyBot:
