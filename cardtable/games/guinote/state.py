@@ -658,6 +658,8 @@ class GuinoteMatch(Match):
         done = self._done_bits
         if done[0] is not tricks:
             done = self._done_bits = (tricks, sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(tricks)))))
+        known = self._top             # (top_index, written out)
+        top = (trick[known[1] if known[0] is trick else self.top_index()]) if trick else None
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
@@ -667,7 +669,7 @@ class GuinoteMatch(Match):
         _setattr(view, "__dict__", {
             "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
             "pinta": self.pinta, "pinta_taker": pinta_taker,
-            "trick": trick, "tricks": tricks, "top": trick[self.top_index()] if trick else None,
+            "trick": trick, "tricks": tricks, "top": top,
             "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
             "legal": self._legal(seat, to_move), "_tricks_cards": cell, "_done_bits": done[1],
             "_lazy": (self.options, self.hand, self.dealer, self.mano,
@@ -787,7 +789,9 @@ class GuinoteMatch(Match):
         if type(move) is Play:
             for offered in view.legal:
                 if offered is move:       # (by identity: a Play's == is a Python call)
-                    self._apply_play(seat, move)
+                    self._trusted = None      # _apply_play, written out
+                    self.moves.append((seat, move))
+                    self._play(seat, move.card)
                     return seat, move
         self.apply(move, seat)
         return seat, move
