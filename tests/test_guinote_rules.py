@@ -401,7 +401,7 @@ def test_cantes_per_win_option_limits_each_player():
 
 def test_hidden_twenty_in_arrastre():
     match = GuinoteMatch(GuinoteOptions(), 1)
-    match.cantes.append((1, "C" if match.trump != "C" else "E", 20, 6))
+    match.cantes += ((1, "C" if match.trump != "C" else "E", 20, 6),)
     assert match.view(0).cantes[0].suit is None           # opponent: hidden
     assert match.view(3).cantes[0].suit is not None       # partner may see it
     assert match.view(1).cantes[0].suit is not None

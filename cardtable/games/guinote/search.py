@@ -49,7 +49,7 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.tricks = tuple(view.tricks)
     match.winners = tuple(view.winners)
     match.card_points = view.card_points
-    match.cantes = _cantes(view)
+    match.cantes = tuple(_cantes(view))
     match.window_pair = view.window_pair
     match.window_singers = {seat for seat, _, _, after in match.cantes
                             if view.window_pair is not None and after == len(view.tricks)

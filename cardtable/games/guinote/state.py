@@ -317,7 +317,10 @@ class GuinoteMatch(Match):
         self._done_bits: tuple[tuple, int] = ((), 0)
         self.winners: tuple[int, ...] = ()
         self.card_points: tuple[int, int] = (0, 0)
-        self.cantes: list[tuple[int, str, int, int]] = []   # (seat, suit, points, after trick n)
+        self.cantes: tuple[tuple[int, str, int, int], ...] = ()   # (seat, suit, points, after trick n)
+        # (the cantes, as the seats of pair 0 see them, as those of pair 1 do): made again for a new
+        # cantes tuple (see _sung).
+        self._sung_views: tuple[tuple, tuple[SungCante, ...], tuple[SungCante, ...]] = ((), (), ())
         self.window_pair: int | None = None
         self.window_singers: set[int] = set()
         self._window_moves: dict[int, tuple[Move, ...]] = {}   # see _optional
@@ -474,7 +477,7 @@ class GuinoteMatch(Match):
         elif isinstance(move, KeepSeven):
             self._next_asked(seat)
         elif isinstance(move, Cante):
-            self.cantes.append((seat, move.suit, rules.cante_value(move.suit, self.trump), len(self.tricks)))
+            self.cantes += ((seat, move.suit, rules.cante_value(move.suit, self.trump), len(self.tricks)),)
             self.window_singers.add(seat)
             self._window_moves = {}
             self._auto_vueltas_check()
@@ -658,6 +661,10 @@ class GuinoteMatch(Match):
         done = self._done_bits
         if done[0] is not tricks:
             done = self._done_bits = (tricks, sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(tricks)))))
+        cantes = self.cantes
+        sung = self._sung_views
+        if sung[0] is not cantes:
+            sung = self._sung_views = (cantes, _sung(cantes, 0), _sung(cantes, 1))
         known = self._top             # (top_index, written out)
         top = (trick[known[1] if known[0] is trick else self.top_index()]) if trick else None
         key = self._bot_key_bytes or self._bot_key()
@@ -670,7 +677,7 @@ class GuinoteMatch(Match):
             "seat": seat, "trump": self.trump, "to_move": to_move, "hand": tuple(self.hands[seat]),
             "pinta": self.pinta, "pinta_taker": pinta_taker,
             "trick": trick, "tricks": tricks, "top": top,
-            "cantes": _sung(tuple(self.cantes), seat % 2) if self.cantes else (),
+            "cantes": sung[1 + seat % 2],
             "legal": self._legal(seat, to_move), "_tricks_cards": cell, "_done_bits": done[1],
             "_lazy": (self.options, self.hand, self.dealer, self.mano,
                       len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
@@ -687,7 +694,6 @@ class GuinoteMatch(Match):
         twin.results = list(self.results)
         twin.hands = [list(h) for h in self.hands]
         twin.stock = list(self.stock)
-        twin.cantes = list(self.cantes)
         twin.window_singers = set(self.window_singers)
         twin._window_moves = {}
         return twin
@@ -861,22 +867,12 @@ def _sort_ranks(trump: str) -> dict[SpanishCard, int]:
     return ranks
 
 
-_SUNG: dict[tuple, tuple[SungCante, ...]] = {}
-
-
 def _sung(cantes: tuple[tuple[int, str, int, int], ...], pair: int) -> tuple[SungCante, ...]:
     """The cantes as a seat of ``pair`` sees them (a 20 sung by the other pair in arrastre shows no
-    suit), remembered: a pure function of its arguments, met again at every view until the next cante."""
-    key = (cantes, pair)
-    sung = _SUNG.get(key)
-    if sung is None:
-        if len(_SUNG) > 4096:
-            _SUNG.clear()
-        sung = _SUNG[key] = tuple(
-            SungCante(singer, None if (after > rules.PHASE1_TRICKS and points == 20 and singer % 2 != pair)
-                      else suit, points, after)
-            for singer, suit, points, after in cantes)
-    return sung
+    suit)."""
+    return tuple(SungCante(singer, None if (after > rules.PHASE1_TRICKS and points == 20 and singer % 2 != pair)
+                           else suit, points, after)
+                 for singer, suit, points, after in cantes)
 
 
 def _added(pair_values: tuple[int, int], index: int, amount: int) -> tuple[int, int]:
