@@ -262,3 +262,46 @@ def test_the_fused_step_plays_what_next_auto_move_and_apply_play():
                     assert next_auto_move(plain, bot_for) == step, (level, seed, len(plain.moves))
                     plain.apply(step[1], step[0])
                 assert plain.to_move() is None and fused.moves == plain.moves and fused.log == plain.log
+
+
+def test_the_fused_step_checks_a_play_that_is_not_one_of_the_offered_objects():
+    """A bot's play equal to an offered one, but another object, is applied through the full check and
+    gives the same match; a play the view does not offer is refused and changes nothing."""
+    from cardtable.engine import IllegalMove
+
+    class Copying:
+        """The normal bot's choice, each play made anew (equal, not identical)."""
+
+        def __init__(self) -> None:
+            self.inner = NormalBot()
+
+        def choose(self, view):
+            move = self.inner.choose(view)
+            return Play(move.card) if isinstance(move, Play) else move
+
+    class Stubborn:
+        """Plays a card of the hand that is not offered, when there is one."""
+
+        def choose(self, view):
+            offered = {m.card for m in view.legal if isinstance(m, Play)}
+            refused = [c for c in view.hand if c not in offered]
+            return Play(refused[0]) if refused and view.to_move == view.seat else NormalBot().choose(view)
+
+    copying, canonical = GuinoteMatch(GuinoteOptions(), 3), GuinoteMatch(GuinoteOptions(), 3)
+    bot, normal = Copying(), NormalBot()
+    while copying.play_auto_move(lambda _: bot) is not None:
+        canonical.play_auto_move(lambda _: normal)
+    assert copying.moves == canonical.moves and copying.log == canonical.log
+    refused = 0
+    stubborn = Stubborn()
+    for seed in range(4):
+        match = GuinoteMatch(GuinoteOptions(), seed)
+        while not match.finished:
+            before = (list(match.moves), [list(h) for h in match.hands], match.trick)
+            try:
+                match.play_auto_move(lambda _: stubborn)
+            except IllegalMove:
+                refused += 1
+                assert (match.moves, match.hands, match.trick) == before
+                match.play_auto_move(lambda _: normal)
+    assert refused > 0
