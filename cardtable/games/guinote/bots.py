@@ -17,6 +17,7 @@ from cardtable.games.guinote.state import (
     GuinoteView,
     KeepSeven,
     Play,
+    plays_bits,
 )
 from cardtable.tricks import team_of
 
@@ -224,13 +225,9 @@ class NormalBot:
         keep_value = _keep_table(trump, suits).__getitem__
         if top_seat == (view.seat + 2) % 4:       # partner(seat)
             if last or not Unseen(view, hand_bits).beaten(top):
-                # Load it, but not with a trump that beats the partner's card (rules.beats, written out).
-                strength = rules.STRENGTH_OF
-                if top[1] == trump:
-                    high = strength[top]
-                    loads = [c for c in cards if c[1] != trump or strength[c] <= high]
-                else:
-                    loads = [c for c in cards if c[1] != trump]
+                # Load it, but not with a trump that beats the partner's card.
+                beaters = _BEATERS[trump][top]
+                loads = [c for c in cards if c[1] != trump or c not in beaters]
                 return max(loads or cards, key=_load_table(suits).__getitem__)
             return min(cards, key=keep_value)
         winners = _winners(cards, top, trump)
@@ -267,7 +264,7 @@ class Unseen:
         if hand_bits is None:
             hand_bits = hand_bits_of(view.hand)
         # (Distinct cards have distinct bits: their sum is their union.)
-        known = view.finished_bits() + hand_bits + sum(map(_BIT_OF, map(_SECOND, view.trick)))
+        known = view.finished_bits() + hand_bits + plays_bits(view.trick)
         if view.pinta is not None and view.pinta_taker is None:
             known |= CARD_BITS[view.pinta]          # still face up by the stock
         self.bits = _ALL_BITS & ~known
@@ -301,7 +298,6 @@ def hand_bits_of(hand: tuple[SpanishCard, ...]) -> int:
 
 _ALL_BITS = sum(_SUIT_BITS.values())
 _BIT_OF = CARD_BITS.__getitem__
-_SECOND = operator.itemgetter(1)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

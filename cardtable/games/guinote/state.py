@@ -7,7 +7,7 @@ import dataclasses
 import functools
 import operator
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from typing import Any, ClassVar
 
@@ -139,6 +139,12 @@ CARD_BITS = {card: 1 << (SUIT_SHIFT[card.suit] + rules.STRENGTH_OF[card] - 1) fo
 _BIT_OF = CARD_BITS.__getitem__
 
 
+def plays_bits(plays: Iterable[tuple[int, SpanishCard]]) -> int:
+    """The cards of ``plays`` (``(seat, card)`` pairs) as a set of CARD_BITS (distinct cards: the sum is
+    the union)."""
+    return sum(map(_BIT_OF, map(_SECOND, plays)))
+
+
 def play_of(card: SpanishCard) -> Play:
     """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
     path)."""
@@ -260,9 +266,7 @@ class GuinoteView(LazyFields, LazyBotSeed):
     def finished_bits(self) -> int:
         """:meth:`finished_cards` as a set of :data:`CARD_BITS` (the match's count, given to its views)."""
         done = self.__dict__.get("_done_bits")
-        if done is None:
-            done = sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(self.tricks))))   # (one bit per card)
-        return done
+        return plays_bits(chain.from_iterable(self.tricks)) if done is None else done
 
 
 # The fields a view fills on first use, in the order of the match's ``_lazy`` tuple (see GuinoteMatch.view).
@@ -524,9 +528,7 @@ class GuinoteMatch(Match):
         done, tricks = self._done_bits, self.tricks
         self.tricks = tricks + (trick,)
         if done[0] is tricks:
-            bit = _BIT_OF
-            self._done_bits = (self.tricks, done[1] + bit(trick[0][1]) + bit(trick[1][1]) + bit(trick[2][1])
-                               + bit(trick[3][1]))
+            self._done_bits = (self.tricks, done[1] + plays_bits(trick))
         self.winners += (winner,)
         self.trick = ()
         self.leader = winner
@@ -660,13 +662,12 @@ class GuinoteMatch(Match):
             cell = self._done_cell = [len(tricks), None]
         done = self._done_bits
         if done[0] is not tricks:
-            done = self._done_bits = (tricks, sum(map(_BIT_OF, map(_SECOND, chain.from_iterable(tricks)))))
+            done = self._done_bits = (tricks, plays_bits(chain.from_iterable(tricks)))
         cantes = self.cantes
         sung = self._sung_views
         if sung[0] is not cantes:
             sung = self._sung_views = (cantes, _sung(cantes, 0), _sung(cantes, 1))
-        known = self._top             # (top_index, written out)
-        top = (trick[known[1] if known[0] is trick else self.top_index()]) if trick else None
+        top = trick[self.top_index()] if trick else None
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
@@ -752,6 +753,10 @@ class GuinoteMatch(Match):
         if type(move) is Play:
             self._apply_play(seat, move)
             return
+        self._apply_trusted(move, seat)
+
+    def _apply_trusted(self, move: Move, seat: int) -> None:
+        """Apply a legal ``move`` by ``seat`` (checked, or known legal): the move list, then the move."""
         self._trusted = None
         self.moves.append((seat, move))
         self._apply(move, seat)
@@ -779,9 +784,7 @@ class GuinoteMatch(Match):
             keep = self.automatic_move(seat)
             if keep is None:
                 return super().play_auto_move(bot_for)
-            self._trusted = None
-            self.moves.append((seat, keep))
-            self._next_asked(seat)
+            self._apply_trusted(keep, seat)
             return seat, keep
         if self.finished or (self.window_pair is not None and self.optional_movers()):
             return super().play_auto_move(bot_for)
@@ -795,9 +798,7 @@ class GuinoteMatch(Match):
         if type(move) is Play:
             for offered in view.legal:
                 if offered is move:       # (by identity: a Play's == is a Python call)
-                    self._trusted = None      # _apply_play, written out
-                    self.moves.append((seat, move))
-                    self._play(seat, move.card)
+                    self._apply_play(seat, move)
                     return seat, move
         self.apply(move, seat)
         return seat, move
