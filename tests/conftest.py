@@ -2,6 +2,7 @@ import gc
 import os
 
 import pytest
+import textual._wait
 from hypothesis import HealthCheck, settings
 
 # A quick default for every run; `HYPOTHESIS_PROFILE=soak pytest` for long runs started by hand.
@@ -10,6 +11,16 @@ settings.register_profile("default", max_examples=40, deadline=None,
 settings.register_profile("soak", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Pilot's waits. Every `pilot.press` and `pilot.pause()` ends in textual's `wait_for_idle`, which sleeps
+# in steps of SLEEP_GRANULARITY (20 ms) until a step passes in which the process used under SLEEP_IDLE
+# of CPU time (a twentieth of the step). A test that presses 200 keys so sat idle for 8 s or more: more than
+# half of the suite's wall time went on those sleeps. The same test of idleness in 2 ms steps (the same
+# twentieth) waits as long as the app works, bot and hint threads included (process time counts every
+# thread), and no longer. (Read at each call, so setting them here is enough; `wait_for_idle()` called
+# with its defaults, as the snapshot plugin does, keeps its 20 ms minimum.)
+textual._wait.SLEEP_GRANULARITY = 0.002
+textual._wait.SLEEP_IDLE = 0.0001
 
 
 @pytest.fixture(autouse=True)

@@ -162,11 +162,15 @@ async def test_a_lead_waits_for_the_partners_cante(tmp_path, monkeypatch):
         assert (0, lead) in screen.match.moves[moves:]
 
 
-async def test_a_lead_during_the_partners_pause_waits_too(tmp_path):
+async def test_a_lead_during_the_partners_pause_waits_too(tmp_path, monkeypatch):
     """At the slow speed the partner's cante is shown after a pause. A lead pressed in that pause used to
     be played: the cante was lost and the next CPU never moved (the CPU turn stopped on the cante, now
     illegal, and nobody started it again). Now the lead waits for the cante, then plays, and the game
-    goes on."""
+    goes on. (Only the cante's pause matters here: the CPU's plays before it are made without theirs,
+    which at the slow speed took the test some 15 s.)"""
+    slow = GuinoteScreen.cpu_delay
+    monkeypatch.setattr(GuinoteScreen, "cpu_delay",
+                        lambda self, seat, move: slow(self, seat, move) if isinstance(move, Cante) else 0.0)
     app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), SEED, "normal"), cpu_speed="slow")
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(100):
