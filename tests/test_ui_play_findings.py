@@ -5,7 +5,7 @@ from cardtable.ui.gamescreen import GameScreen
 from cardtable.ui.guandan import GuandanScreen
 from cardtable.ui.review import ReviewScreen
 from tests.test_ui_review import _before_the_last_human_move, text_of
-from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle
+from tests.ui_helpers import assert_human_to_move, make_app, pinned_app, settle, wait_until
 
 
 def table(app) -> GameScreen:
@@ -123,8 +123,9 @@ async def test_hand_results_with_the_checkers_notes_keep_their_buttons_on_an_80x
             assert region.height == 3 and region.y >= 0 and region.bottom <= 24, (button.label, region)
         body = dialog.query_one("#hand-end-body", VerticalScroll)
         assert body.max_scroll_y > 0                  # taller than its room: it scrolls, the buttons stay
-        await pilot.press("down", "down")
-        assert body.scroll_y == 2
+        for row in (1, 2):                            # a scroll lands after the next refresh: one at a time
+            await pilot.press("down")
+            await wait_until(pilot, lambda row=row: body.scroll_y == row)
         await pilot.press("enter")
         await settle(pilot)
         assert chosen == ["next"]

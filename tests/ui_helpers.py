@@ -1,5 +1,6 @@
 """Helpers for the Pilot tests."""
 
+import asyncio
 import shutil
 from pathlib import Path
 
@@ -39,3 +40,13 @@ async def settle(pilot, rounds=3):
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def wait_until(pilot, condition, timeout=5.0):
+    """Pause in short steps until ``condition()`` holds; fail after ``timeout`` seconds. For effects
+    Textual defers past the next screen refresh (a scroll), which an idle wait can return before."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, f"still not true after {timeout} s: {condition}"
+        await pilot.pause(0.005)
