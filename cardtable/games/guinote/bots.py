@@ -11,6 +11,7 @@ from cardtable.games.guinote import rules
 from cardtable.games.guinote.state import (
     _PLAYS,
     CARD_BITS,
+    SOTA_BITS,
     Cante,
     Claim,
     Exchange,
@@ -68,9 +69,7 @@ def _unsung_suits(view: GuinoteView, hand_bits: int) -> int:
     """The suits of the cantes the seat could still sing: it holds their Rey and Sota and has not seen
     them sung (by itself, or by a seat whose cante it saw), a bit per suit of "OCEB"; ``hand_bits``: the
     view's hand as CARD_BITS."""
-    # Each suit's Rey and Sota are the bits 7 and 6 of its lane of ten (strengths 8 and 7): a lane's
-    # bit 6 of ``couples`` is set when it holds both.
-    couples = hand_bits & hand_bits >> 1 & _SOTA_BITS
+    couples = hand_bits & hand_bits >> 1 & SOTA_BITS          # (see state.SOTA_BITS)
     if not couples:
         return 0
     suits = 0
@@ -87,8 +86,6 @@ def _unsung_suits(view: GuinoteView, hand_bits: int) -> int:
 
 # Per suit of "OCEB": its bit in _unsung_suits' answer, the bit of its Sota, the suit.
 _COUPLE_BITS = tuple((1 << i, CARD_BITS[SpanishCard(rules.SOTA, suit)], suit) for i, suit in enumerate("OCEB"))
-_SOTA_BITS = sum(sota for _, sota, _ in _COUPLE_BITS)
-assert all(CARD_BITS[SpanishCard(rules.REY, suit)] == sota << 1 for _, sota, suit in _COUPLE_BITS)
 _SUIT_BIT = {suit: 1 << i for i, suit in enumerate("OCEB")}
 _KEEP_TABLES: dict[tuple[str, int], dict[SpanishCard, float]] = {}
 _LOAD_TABLES: dict[int, dict[SpanishCard, tuple[int, int]]] = {}
@@ -131,22 +128,21 @@ def _choice_or_cards(view: GuinoteView) -> tuple[Exchange | KeepSeven | Cante | 
 
 def _winners(cards: list[SpanishCard], top: SpanishCard, trump: str) -> list[SpanishCard]:
     """The cards of ``cards`` that beat ``top`` (``rules.beats``), in their order."""
-    beaters = _BEATERS[trump][top]
+    beaters = rules.BEATERS[trump][top]
     return [c for c in cards if c in beaters]
-
-
-# Per trump, per card: the cards that beat it (rules.beats), made once.
-_BEATERS = {trump: {top: frozenset(c for c in _DECK if rules.beats(c, top, trump)) for top in _DECK}
-            for trump in "OCEB"}
 
 
 class EasyBot:
     level = "easy"
 
     def choose(self, view: GuinoteView):
-        optional, cards = _choice_or_cards(view)
-        if optional is not None or view.to_move != view.seat:
-            return optional
+        legal = view.legal
+        if legal and type(legal[-1]) is Play:       # _choice_or_cards, written out for its common case
+            cards = list(map(_CARD_OF, legal))
+        else:
+            optional, cards = _choice_or_cards(view)
+            if optional is not None or view.to_move != view.seat:
+                return optional
         trump = view.trump
         trick = view.trick
         keys = _BY_TRUMP[trump]
@@ -173,9 +169,13 @@ class NormalBot:
     level = "normal"
 
     def choose(self, view: GuinoteView):
-        optional, cards = _choice_or_cards(view)
-        if optional is not None or view.to_move != view.seat:
-            return optional
+        legal = view.legal
+        if legal and type(legal[-1]) is Play:       # _choice_or_cards, written out for its common case
+            cards = list(map(_CARD_OF, legal))
+        else:
+            optional, cards = _choice_or_cards(view)
+            if optional is not None or view.to_move != view.seat:
+                return optional
         if len(cards) == 1:
             return _PLAY_OF(cards[0])
         if not view.trick:
@@ -226,7 +226,7 @@ class NormalBot:
         if top_seat == (view.seat + 2) % 4:       # partner(seat)
             if last or not Unseen(view, hand_bits).beaten(top):
                 # Load it, but not with a trump that beats the partner's card.
-                beaters = _BEATERS[trump][top]
+                beaters = rules.BEATERS[trump][top]
                 loads = [c for c in cards if c[1] != trump or c not in beaters]
                 return max(loads or cards, key=_load_table(suits).__getitem__)
             return min(cards, key=keep_value)

@@ -93,6 +93,12 @@ def beats(card: SpanishCard, top: SpanishCard, trump: str) -> bool:
     return card[1] == trump
 
 
+# Per trump, per card of the deck: the cards that would beat it (``beats``), made once.
+BEATERS: dict[str, dict[SpanishCard, frozenset[SpanishCard]]] = {
+    trump: {top: frozenset(c for c in STRENGTH_OF if beats(c, top, trump)) for top in STRENGTH_OF}
+    for trump in "OCEB"}
+
+
 def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, SpanishCard]],
                    seat: int, trump: str, top_index: int | None = None) -> list[SpanishCard]:
     """The cards ``seat`` may play in arrastre (tricks 5-10), straight from the rules page: follow suit

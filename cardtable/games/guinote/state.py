@@ -127,7 +127,6 @@ _CODES = {card: card.code for card in _DECK}      # the history's card codes, fo
 _CANTES = {suit: Cante(suit) for suit in "OCEB"}  # likewise one object per cante, and the claim
 _CLAIM = Claim()
 _COUPLES = tuple((suit, SpanishCard(rules.REY, suit), SpanishCard(rules.SOTA, suit)) for suit in "OCEB")
-_REYES = frozenset(rey for _, rey, _ in _COUPLES)
 
 
 _PLAY_OF = _PLAYS.__getitem__
@@ -137,6 +136,10 @@ _PLAY_OF = _PLAYS.__getitem__
 SUIT_SHIFT = {suit: 10 * i for i, suit in enumerate("OCEB")}
 CARD_BITS = {card: 1 << (SUIT_SHIFT[card.suit] + rules.STRENGTH_OF[card] - 1) for card in _DECK}
 _BIT_OF = CARD_BITS.__getitem__
+# Each suit's Rey and Sota are the bits 7 and 6 of its lane of ten (strengths 8 and 7): for the bits of a
+# hand, ``bits & bits >> 1 & SOTA_BITS`` has a Sota's bit set where the hand holds that suit's Rey and Sota.
+SOTA_BITS = sum(CARD_BITS[sota] for _, _, sota in _COUPLES)
+assert all(CARD_BITS[rey] == CARD_BITS[sota] << 1 for _, rey, sota in _COUPLES)
 
 
 def plays_bits(plays: Iterable[tuple[int, SpanishCard]]) -> int:
@@ -256,11 +259,11 @@ class GuinoteView(LazyFields, LazyBotSeed):
         """The cards of the finished tricks: worked out once for every view the match builds until the
         next trick ends (they share a cell), else here."""
         cell = self.__dict__.get("_tricks_cards")
-        if cell is not None and cell[1] is not None:
-            return cell[1]
+        if cell is not None and cell[0] is not None:
+            return cell[0]
         done = frozenset(map(_SECOND, chain.from_iterable(self.tricks)))
-        if cell is not None and cell[0] == len(self.tricks):
-            cell[1] = done
+        if cell is not None:
+            cell[0] = done
         return done
 
     def finished_bits(self) -> int:
@@ -312,13 +315,11 @@ class GuinoteMatch(Match):
         # hand) has its winner worked out (see top_index).
         self._top: tuple[tuple, int] = ((), 0)
         self.tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...] = ()
-        # (how many tricks, their cards or None): the views' cell for the cards of the finished tricks,
-        # filled by the first view asked and shared by every view until the next trick ends (within a
-        # hand the number of tricks tells them apart; a deal starts a new cell).
-        self._done_cell: list = [0, None]
-        # (the tricks, the bits of their cards): added to as each trick ends; recounted when ``tricks``
-        # is some other tuple (a search world's, a test's).
-        self._done_bits: tuple[tuple, int] = ((), 0)
+        # (the tricks, the bits of their cards, the views' cell for their cards): the bits added to as
+        # each trick ends, recounted when ``tricks`` is some other tuple (a search world's, a test's); the
+        # cell, [cards or None], filled by the first view asked (see finished_cards) and shared by every
+        # view of these tricks.
+        self._done_bits: tuple[tuple, int, list] = ((), 0, [None])
         self.winners: tuple[int, ...] = ()
         self.card_points: tuple[int, int] = (0, 0)
         self.cantes: tuple[tuple[int, str, int, int], ...] = ()   # (seat, suit, points, after trick n)
@@ -399,7 +400,8 @@ class GuinoteMatch(Match):
         moves: list[Move] = []
         if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
             hand = self.hands[seat]
-            if not _REYES.isdisjoint(hand):                  # rules.can_sing needs the Rey and the Sota
+            bits = sum(map(_BIT_OF, hand))
+            if bits & bits >> 1 & SOTA_BITS:          # a Rey and a Sota of one suit (rules.can_sing)
                 sung = {suit for _, suit, _, _ in self.cantes}
                 moves = [_CANTES[suit] for suit, rey, sota in _COUPLES
                          if rey in hand and sota in hand and suit not in sung]
@@ -515,7 +517,7 @@ class GuinoteMatch(Match):
         if not before:
             best = 0
         elif top[0] is before:              # the card that was winning: is it beaten?
-            best = len(before) if rules.beats(card, before[top[1]][1], self.trump) else top[1]
+            best = len(before) if card in rules.BEATERS[self.trump][before[top[1]][1]] else top[1]
         else:                               # (a trick set by hand: a search world's, a test's)
             best = rules.winner_index(trick, self.trump)
         self._top = (trick, best)
@@ -528,7 +530,7 @@ class GuinoteMatch(Match):
         done, tricks = self._done_bits, self.tricks
         self.tricks = tricks + (trick,)
         if done[0] is tricks:
-            self._done_bits = (self.tricks, done[1] + plays_bits(trick))
+            self._done_bits = (self.tricks, done[1] + plays_bits(trick), [None])
         self.winners += (winner,)
         self.trick = ()
         self.leader = winner
@@ -654,20 +656,22 @@ class GuinoteMatch(Match):
     def view(self, seat: int) -> GuinoteView:
         return self._view(seat, self.to_move())
 
-    def _view(self, seat: int, to_move: int | None) -> GuinoteView:
-        """``view(seat)``, the seat to move given."""
+    def _view(self, seat: int, to_move: int | None, legal: tuple[Move, ...] | None = None) -> GuinoteView:
+        """``view(seat)``, the seat to move given (and its legal moves, when the caller has just made them
+        with ``_legal`` or as :meth:`play_auto_move` does)."""
         tricks, trick = self.tricks, self.trick
-        cell = self._done_cell
-        if cell[0] != len(tricks):
-            cell = self._done_cell = [len(tricks), None]
         done = self._done_bits
         if done[0] is not tricks:
-            done = self._done_bits = (tricks, plays_bits(chain.from_iterable(tricks)))
+            done = self._done_bits = (tricks, plays_bits(chain.from_iterable(tricks)), [None])
         cantes = self.cantes
         sung = self._sung_views
         if sung[0] is not cantes:
             sung = self._sung_views = (cantes, _sung(cantes, 0), _sung(cantes, 1))
-        top = trick[self.top_index()] if trick else None
+        if trick:
+            memo = self._top                  # top_index(), written out
+            top = trick[memo[1] if memo[0] is trick else rules.winner_index(trick, self.trump)]
+        else:
+            top = None
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
@@ -679,7 +683,8 @@ class GuinoteMatch(Match):
             "pinta": self.pinta, "pinta_taker": pinta_taker,
             "trick": trick, "tricks": tricks, "top": top,
             "cantes": sung[1 + seat % 2],
-            "legal": self._legal(seat, to_move), "_tricks_cards": cell, "_done_bits": done[1],
+            "legal": self._legal(seat, to_move) if legal is None else legal,
+            "_tricks_cards": done[2], "_done_bits": done[1],
             "_lazy": (self.options, self.hand, self.dealer, self.mano,
                       len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
                       self.winners, self.card_points, self.window_pair,
@@ -786,19 +791,34 @@ class GuinoteMatch(Match):
                 return super().play_auto_move(bot_for)
             self._apply_trusted(keep, seat)
             return seat, keep
-        if self.finished or (self.window_pair is not None and self.optional_movers()):
+        if self.finished:
+            return super().play_auto_move(bot_for)
+        pair = self.window_pair
+        if pair is not None and (self._optional(pair) or self._optional(pair + 2)):     # optional_movers()
             return super().play_auto_move(bot_for)
         trick = self.trick
         seat = (trick[-1][0] + 1) % 4 if trick else self.leader      # to_move()
         bot = bot_for(seat)
         if bot is None:
             return None
-        view = self._view(seat, seat)
-        move = bot.choose(view)
+        # _legal(seat, seat), written out for this case: the plays only (a seat of the window's pair
+        # has no cante or claim here, or it would be an optional mover).
+        hand = self.hands[seat]
+        if len(self.tricks) < rules.PHASE1_TRICKS:
+            legal = tuple(map(_PLAY_OF, hand))
+        else:
+            top = self._top
+            legal = tuple(map(_PLAY_OF, rules.arrastre_plays(
+                hand, trick, seat, self.trump,
+                (top[1] if top[0] is trick else rules.winner_index(trick, self.trump)) if trick else None)))
+        self._trusted = (seat, legal, True)
+        move = bot.choose(self._view(seat, seat, legal))
         if type(move) is Play:
-            for offered in view.legal:
+            for offered in legal:
                 if offered is move:       # (by identity: a Play's == is a Python call)
-                    self._apply_play(seat, move)
+                    self._trusted = None             # _apply_play, written out
+                    self.moves.append((seat, move))
+                    self._play(seat, move.card)
                     return seat, move
         self.apply(move, seat)
         return seat, move
