@@ -264,6 +264,32 @@ def test_the_fused_step_plays_what_next_auto_move_and_apply_play():
                 assert plain.to_move() is None and fused.moves == plain.moves and fused.log == plain.log
 
 
+def test_the_fused_step_stops_for_a_person_where_next_auto_move_does():
+    """With a person at seat 0 (no bot), ``play_auto_move`` answers None exactly when ``next_auto_move``
+    does (the person to move, after the CPUs' optional cantes and claims), and otherwise the same move;
+    the person's moves are made by a normal bot through ``apply``. Whole matches, both option sets."""
+    from cardtable.engine import next_auto_move
+
+    person = NormalBot()
+    for options in OPTIONS:
+        for seed in range(6):
+            fused, plain = GuinoteMatch(options, seed), GuinoteMatch(options, seed)
+            bot_for = {1: EasyBot(), 2: NormalBot(), 3: EasyBot()}.get
+            stops = 0
+            while not plain.finished:
+                expected = next_auto_move(plain, bot_for)
+                assert fused.play_auto_move(bot_for) == expected, (seed, len(plain.moves))
+                if expected is None:
+                    stops += 1
+                    seat = plain.to_move()
+                    move = person.choose(plain.view(seat))
+                    plain.apply(move, seat)
+                    fused.apply(move, seat)
+                else:
+                    plain.apply(expected[1], expected[0])
+            assert stops > 0 and fused.moves == plain.moves and fused.log == plain.log
+
+
 def test_the_fused_step_checks_a_play_that_is_not_one_of_the_offered_objects():
     """A bot's play equal to an offered one, but another object, is applied through the full check and
     gives the same match; a play the view does not offer is refused and changes nothing."""

@@ -29,6 +29,7 @@ from cardtable.tricks import team_of
 from cardtable.views import LazyBotSeed, LazyFields, lazy_fields
 
 _new = object.__new__
+_ASK = object()          # (GuinoteMatch._view: the trick's winning play is not given)
 _SECOND = operator.itemgetter(1)
 _setattr = object.__setattr__
 
@@ -140,6 +141,12 @@ _BIT_OF = CARD_BITS.__getitem__
 # hand, ``bits & bits >> 1 & SOTA_BITS`` has a Sota's bit set where the hand holds that suit's Rey and Sota.
 SOTA_BITS = sum(CARD_BITS[sota] for _, _, sota in _COUPLES)
 assert all(CARD_BITS[rey] == CARD_BITS[sota] << 1 for _, rey, sota in _COUPLES)
+# Per suit, every SOTA_BITS bit but its Sota's; per set of those bits (the couples a hand holds), the
+# cantes of their suits in the order of "OCEB".
+_ALL_BUT_SOTA = {suit: SOTA_BITS & ~CARD_BITS[sota] for suit, _, sota in _COUPLES}
+_CANTES_OF_COUPLES = {
+    sum(CARD_BITS[sota] for suit, _, sota in _COUPLES if suit in suits): [_CANTES[suit] for suit in suits]
+    for suits in ("".join(s for i, s in enumerate("OCEB") if n >> i & 1) for n in range(16))}
 
 
 def plays_bits(plays: Iterable[tuple[int, SpanishCard]]) -> int:
@@ -401,10 +408,11 @@ class GuinoteMatch(Match):
         if not (self.options.cantes_per_win == "one_per_player" and seat in self.window_singers):
             hand = self.hands[seat]
             bits = sum(map(_BIT_OF, hand))
-            if bits & bits >> 1 & SOTA_BITS:          # a Rey and a Sota of one suit (rules.can_sing)
-                sung = {suit for _, suit, _, _ in self.cantes}
-                moves = [_CANTES[suit] for suit, rey, sota in _COUPLES
-                         if rey in hand and sota in hand and suit not in sung]
+            couples = bits & bits >> 1 & SOTA_BITS        # a Rey and a Sota of one suit (rules.can_sing)
+            if couples:
+                for _, suit, _, _ in self.cantes:         # not sung yet
+                    couples &= _ALL_BUT_SOTA[suit]
+                moves = list(_CANTES_OF_COUPLES[couples])
         if self.vueltas and self.options.vueltas_end == "claim":
             moves.append(_CLAIM)
         return tuple(moves)
@@ -537,14 +545,16 @@ class GuinoteMatch(Match):
         number = len(self.tricks)
         if number == rules.TRICKS:
             won += rules.ULTIMAS
-        self.card_points = _added(self.card_points, pair, won)
+        first, second = self.card_points                 # _added, written out
+        self.card_points = (first + won, second) if pair == 0 else (first, second + won)
         if number == rules.TRICKS:
             self._end_hand(winner=None, claim=None, complete=True)
             return
-        hand = self.hand
-        self._auto_vueltas_check()
-        if self.finished or self.hand != hand:
-            return
+        if self.vueltas:
+            hand = self.hand
+            self._auto_vueltas_check()
+            if self.finished or self.hand != hand:
+                return
         # After a won trick: the exchange of the 7 (before any card is drawn), then the draw, then
         # cantes and a claim, then the lead.
         self.pending_draw = (winner, number) if number <= rules.PHASE1_TRICKS else None
@@ -567,7 +577,7 @@ class GuinoteMatch(Match):
             self._draw(*self.pending_draw)
         self.pending_draw = None
         self.exchange_seat = None
-        self.window_pair = team_of(winner)
+        self.window_pair = winner % 2                      # team_of
         self._window_moves = {}
 
     def exchange_possible(self) -> bool:
@@ -580,11 +590,10 @@ class GuinoteMatch(Match):
         if not rules.exchange_allowed(self.pinta, self.options.exchange_any_pinta):
             return False
         seven = rules_seven(self.trump)
-        for trick in self.tricks:
-            for _, card in trick:
-                if card == seven:
-                    return False
-        return True
+        tricks, done = self.tricks, self._done_bits
+        if done[0] is tricks:                    # (the finished tricks' cards, kept as they end)
+            return not done[1] & CARD_BITS[seven]
+        return all(card != seven for trick in tricks for _, card in trick)
 
     def _draw(self, winner: int, round_number: int) -> None:
         """Each seat from the trick winner on draws a card (the last of round 4 takes the pinta), put in
@@ -656,9 +665,11 @@ class GuinoteMatch(Match):
     def view(self, seat: int) -> GuinoteView:
         return self._view(seat, self.to_move())
 
-    def _view(self, seat: int, to_move: int | None, legal: tuple[Move, ...] | None = None) -> GuinoteView:
+    def _view(self, seat: int, to_move: int | None, legal: tuple[Move, ...] | None = None,
+              top: Any = _ASK) -> GuinoteView:
         """``view(seat)``, the seat to move given (and its legal moves, when the caller has just made them
-        with ``_legal`` or as :meth:`play_auto_move` does)."""
+        with ``_legal`` or as :meth:`play_auto_move` does; and the trick's winning play, when the caller
+        knows it)."""
         tricks, trick = self.tricks, self.trick
         done = self._done_bits
         if done[0] is not tricks:
@@ -667,11 +678,12 @@ class GuinoteMatch(Match):
         sung = self._sung_views
         if sung[0] is not cantes:
             sung = self._sung_views = (cantes, _sung(cantes, 0), _sung(cantes, 1))
-        if trick:
-            memo = self._top                  # top_index(), written out
-            top = trick[memo[1] if memo[0] is trick else rules.winner_index(trick, self.trump)]
-        else:
-            top = None
+        if top is _ASK:
+            if trick:
+                memo = self._top                  # top_index(), written out
+                top = trick[memo[1] if memo[0] is trick else rules.winner_index(trick, self.trump)]
+            else:
+                top = None
         key = self._bot_key_bytes or self._bot_key()
         pinta_taker = self.pinta_taker
         view = _new(GuinoteView)
@@ -787,41 +799,68 @@ class GuinoteMatch(Match):
             seat = self.exchange_seat
             assert seat is not None                 # (the draw waits for the seat asked)
             keep = self.automatic_move(seat)
-            if keep is None:
-                return super().play_auto_move(bot_for)
+            if keep is None:                        # (it holds the 7: the bot decides)
+                return self._bot_step(seat, bot_for)
             self._apply_trusted(keep, seat)
             return seat, keep
         if self.finished:
-            return super().play_auto_move(bot_for)
+            return None
         pair = self.window_pair
         if pair is not None and (self._optional(pair) or self._optional(pair + 2)):     # optional_movers()
-            return super().play_auto_move(bot_for)
+            return self._window_step(pair, bot_for)
         trick = self.trick
         seat = (trick[-1][0] + 1) % 4 if trick else self.leader      # to_move()
         bot = bot_for(seat)
         if bot is None:
             return None
         # _legal(seat, seat), written out for this case: the plays only (a seat of the window's pair
-        # has no cante or claim here, or it would be an optional mover).
-        hand = self.hands[seat]
-        if len(self.tricks) < rules.PHASE1_TRICKS:
-            legal = tuple(map(_PLAY_OF, hand))
+        # has no cante or claim here, or it would be an optional mover); and the trick's winning play
+        # (top_index), which the view shows and arrastre's plays depend on.
+        cards = self.hands[seat]
+        if trick:
+            memo = self._top
+            index = memo[1] if memo[0] is trick else rules.winner_index(trick, self.trump)
+            top = trick[index]
+            if len(self.tricks) >= rules.PHASE1_TRICKS:
+                cards = rules.arrastre_plays(cards, trick, seat, self.trump, index)
         else:
-            top = self._top
-            legal = tuple(map(_PLAY_OF, rules.arrastre_plays(
-                hand, trick, seat, self.trump,
-                (top[1] if top[0] is trick else rules.winner_index(trick, self.trump)) if trick else None)))
+            top = None                 # (a lead: any card of the hand, in arrastre too)
+        legal = tuple(map(_PLAY_OF, cards))
         self._trusted = (seat, legal, True)
-        move = bot.choose(self._view(seat, seat, legal))
-        if type(move) is Play:
-            for offered in legal:
-                if offered is move:       # (by identity: a Play's == is a Python call)
-                    self._trusted = None             # _apply_play, written out
-                    self.moves.append((seat, move))
-                    self._play(seat, move.card)
-                    return seat, move
+        move = bot.choose(self._view(seat, seat, legal, top))
+        # One of the very plays offered (the Play of one of the cards: a Play's == is a Python call).
+        if type(move) is Play and (card := move.card) in cards and _PLAYS[card] is move:
+            self._trusted = None             # _apply_play, written out
+            self.moves.append((seat, move))
+            self._play(seat, card)
+            return seat, move
         self.apply(move, seat)
         return seat, move
+
+    def _bot_step(self, seat: int, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
+        """The move of the bot of ``seat``, the seat to move, applied (None when a person is to move)."""
+        bot = bot_for(seat)
+        if bot is None:
+            return None
+        move = bot.choose(self._view(seat, seat))
+        self.apply(move, seat)
+        return seat, move
+
+    def _window_step(self, pair: int, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
+        """:meth:`play_auto_move` while ``pair`` may sing or claim (no exchange pending, so no automatic
+        move), as :func:`next_auto_move` finds it: the first optional mover other than the seat to move
+        whose bot makes a move, else the move of the seat to move."""
+        seat = self.to_move()
+        assert seat is not None                     # (the match is not over)
+        for other in (pair, pair + 2):
+            if other != seat and self._optional(other):
+                bot = bot_for(other)
+                if bot is not None:
+                    move = bot.choose(self._view(other, seat))
+                    if move is not None:
+                        self.apply(move, other)
+                        return other, move
+        return self._bot_step(seat, bot_for)
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
         """A history line that is not the exchange of the seat asked implies that seat kept the 7 (or had
@@ -903,4 +942,8 @@ def _added(pair_values: tuple[int, int], index: int, amount: int) -> tuple[int, 
 
 
 def rules_seven(trump: str) -> SpanishCard:
-    return SpanishCard(rules.SEVEN, trump)
+    """The 7 of trumps."""
+    return _SEVENS[trump]
+
+
+_SEVENS = {suit: SpanishCard(rules.SEVEN, suit) for suit in "OCEB"}
