@@ -132,8 +132,9 @@ def _winners(cards: list[SpanishCard], top: SpanishCard, trump: str) -> list[Spa
     return [c for c in cards if c in beaters]
 
 
-class EasyBot:
-    level = "easy"
+class _Player:
+    """What both levels do first: an optional move (exchange, keep, cante, claim) when they want one,
+    else a card, chosen by :meth:`_play` from the cards of the plays offered."""
 
     def choose(self, view: GuinoteView):
         legal = view.legal
@@ -143,6 +144,16 @@ class EasyBot:
             optional, cards = _choice_or_cards(view)
             if optional is not None or view.to_move != view.seat:
                 return optional
+        return self._play(view, cards)
+
+    def _play(self, view: GuinoteView, cards: list[SpanishCard]) -> Play:
+        raise NotImplementedError
+
+
+class EasyBot(_Player):
+    level = "easy"
+
+    def _play(self, view: GuinoteView, cards: list[SpanishCard]) -> Play:
         trump = view.trump
         trick = view.trick
         keys = _BY_TRUMP[trump]
@@ -162,20 +173,13 @@ class EasyBot:
         return _PLAY_OF(min(cards, key=keys[1].__getitem__))
 
 
-class NormalBot:
+class NormalBot(_Player):
     """A good club player: counts trumps and points, loads points on the partner's sure tricks, keeps
     Rey+Sota to sing, exchanges the 7, draws trumps when strong, claims exactly when right."""
 
     level = "normal"
 
-    def choose(self, view: GuinoteView):
-        legal = view.legal
-        if legal and type(legal[-1]) is Play:       # _choice_or_cards, written out for its common case
-            cards = list(map(_CARD_OF, legal))
-        else:
-            optional, cards = _choice_or_cards(view)
-            if optional is not None or view.to_move != view.seat:
-                return optional
+    def _play(self, view: GuinoteView, cards: list[SpanishCard]) -> Play:
         if len(cards) == 1:
             return _PLAY_OF(cards[0])
         if not view.trick:
