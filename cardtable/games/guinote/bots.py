@@ -117,15 +117,6 @@ def _load_table(suits: int) -> dict[SpanishCard, tuple[int, int]]:
     return table
 
 
-def _choice_or_cards(view: GuinoteView) -> tuple[Exchange | KeepSeven | Cante | Claim | None, list[SpanishCard]]:
-    """(``_optional_choice(view)``, the cards of the view's plays). The legal list holds the plays first
-    (see GuinoteMatch._legal): when its last move is a play it holds plays only (the common case)."""
-    legal = view.legal
-    if legal and type(legal[-1]) is Play:
-        return None, list(map(_CARD_OF, legal))
-    return _optional_choice(view), [m.card for m in legal if isinstance(m, Play)]
-
-
 def _winners(cards: list[SpanishCard], top: SpanishCard, trump: str) -> list[SpanishCard]:
     """The cards of ``cards`` that beat ``top`` (``rules.beats``), in their order."""
     beaters = rules.BEATERS[trump][top]
@@ -138,12 +129,15 @@ class _Player:
 
     def choose(self, view: GuinoteView):
         legal = view.legal
-        if legal and type(legal[-1]) is Play:       # _choice_or_cards, written out for its common case
+        # The legal list holds the plays first (see GuinoteMatch._legal): when its last move is a play, it
+        # holds plays only (the common case).
+        if legal and type(legal[-1]) is Play:
             cards = list(map(_CARD_OF, legal))
         else:
-            optional, cards = _choice_or_cards(view)
+            optional = _optional_choice(view)
             if optional is not None or view.to_move != view.seat:
                 return optional
+            cards = [m.card for m in legal if isinstance(m, Play)]
         return self._play(view, cards)
 
     def _play(self, view: GuinoteView, cards: list[SpanishCard]) -> Play:
