@@ -120,7 +120,7 @@ async def test_the_checker_flags_clear_mistakes_quietly_and_the_summary_lists_th
             assert app.screen is screen or isinstance(app.screen, HandEndDialog)
         assert isinstance(app.screen, HandEndDialog)
         assert screen.flags and seen
-        assert all(text.startswith("The CPU would have played ") and "points expected" in text for text in seen)
+        assert all(text.startswith("The CPU would have played ") and "points better on average" in text for text in seen)
         assert app.screen.flags == [screen.flag_text(f) for f in screen.flags]
         shown = " ".join(str(label.render()) for label in app.screen.query("Label"))
         assert "The play checker flagged" in shown and screen.flag_text(screen.flags[0]) in shown

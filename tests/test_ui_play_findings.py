@@ -105,9 +105,9 @@ async def test_hand_results_with_the_checkers_notes_keep_their_buttons_on_an_80x
 
     record = {"type": "hand_end", "hand": 1, "finish": [1, 3, 0, 2], "winner_team": 1, "level_up": 3,
               "levels": ["2", "5"], "a_failures": [0, 0], "match_won": False}
-    flags = ["The CPU would have played Single K: −0.8 levels expected",
-             "The CPU would have played Pair of 7s: −2.5 levels expected",
-             "The CPU would have played Single Q: −1.5 levels expected"]
+    flags = ["The CPU would have played Single K: 0.8 levels better on average",
+             "The CPU would have played Pair of 7s: 2.5 levels better on average",
+             "The CPU would have played Single Q: 1.5 levels better on average"]
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
