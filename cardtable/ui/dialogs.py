@@ -69,11 +69,10 @@ class HandEndDialog(ChoiceDialog):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("review_hand"), id="review")
                 if self.practice:
-                    yield Button(t("practice_end"), id="next", variant="primary")
+                    yield Button(t("practice_end"), id="next")
                 else:
                     yield Button(t("continue_later"), id="later")
-                    yield Button(t("continue") if self.match_over else t("next_hand"), id="next",
-                                 variant="primary")
+                    yield Button(t("continue") if self.match_over else t("next_hand"), id="next")
 
 
     def adjust_bindings(self) -> None:
@@ -113,7 +112,7 @@ class MatchEndDialog(ChoiceDialog):
                 yield RunningScoreChart(*self.chart, ascii_only=self.ascii_only, classes="match-chart")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("home"), id="home")
-                yield Button(t("new_game"), id="new", variant="primary")
+                yield Button(t("new_game"), id="new")
 
 
 def hand_ticks(count: int, most: int = 8) -> list[int]:
@@ -235,7 +234,7 @@ class SetupDialog(AnswerOnce):
                                   max_length=20)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("cancel"), id="setup-cancel")
-                yield Button(t(self.START_KEY), id="setup-start", variant="primary")
+                yield Button(t(self.START_KEY), id="setup-start")
 
     def on_mount(self) -> None:
         from cardtable.ui.bindings import translate_bindings

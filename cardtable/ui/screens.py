@@ -129,7 +129,7 @@ class SettingsScreen(AnswerOnce):
                                                        name=value)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("cancel"), id="settings-cancel")
-                yield Button(t("ok"), id="settings-ok", variant="primary")
+                yield Button(t("ok"), id="settings-ok")
 
     DEFAULT_CSS = """
     SettingsScreen .dialog { width: 78; }
@@ -309,7 +309,7 @@ class SlotBusyDialog(ChoiceDialog):
             yield Static(t("slot_busy_question"))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("open_read_only"), id="read_only")
-                yield Button(t("dont_open"), id="dont_open", variant="primary")
+                yield Button(t("dont_open"), id="dont_open")
 
     def on_mount(self) -> None:
         self.query_one("#dont_open", Button).focus()

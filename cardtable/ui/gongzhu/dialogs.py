@@ -109,7 +109,7 @@ class ShowPanel(AnswerOnce):
             yield Static(id="show-hint", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gz_no_show"), id="no-show")
-                yield Button(t("gz_show_n", n=0), id="do-show", variant="primary")
+                yield Button(t("gz_show_n", n=0), id="do-show")
 
     def on_mount(self) -> None:
         self.query_one(Checkbox).focus()

@@ -46,6 +46,10 @@ class GuinoteSetup(SetupDialog):
 
 
 class ClaimScreen(AnswerOnce):
+    """Asked de vueltas after a trick the pair won: announce that the pair has passed 100, or play on.
+    «Play on», the safe step forward, has the focus (and so the highlight) from the first frame."""
+
+    AUTO_FOCUS = "#no"
     BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
     DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
 
@@ -65,10 +69,7 @@ class ClaimScreen(AnswerOnce):
             yield Static(text)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gn_claim_no"), id="no")
-                yield Button(t("gn_claim_yes"), id="yes", variant="warning")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
+                yield Button(t("gn_claim_yes"), id="yes")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -84,6 +85,7 @@ class ExchangeScreen(AnswerOnce):
     BINDINGS = [Binding("y,p", "answer(True)", "gn_exchange_yes"),
                 Binding("n,k", "answer(False)", "gn_exchange_no"),
                 Binding("escape", "answer(None)", "gn_exchange_later")]
+    AUTO_FOCUS = "#yes"
     # Its place and size are in app.tcss («The exchange of the 7»): they must win over the dialogs' own.
 
     def __init__(self, view: GuinoteView) -> None:
@@ -98,10 +100,7 @@ class ExchangeScreen(AnswerOnce):
                            pinta=the_card(view.pinta)))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("gn_exchange_no"), id="no", compact=True)
-                yield Button(t("gn_exchange_yes"), id="yes", variant="primary", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+                yield Button(t("gn_exchange_yes"), id="yes", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
