@@ -11,10 +11,13 @@ from textual.screen import Screen
 
 from cardtable.i18n import t
 
-SYMBOLS = {"left": "←", "right": "→", "up": "↑", "down": "↓", "question_mark": "?", "home": "Home",
-           "end": "End", "pageup": "PgUp", "pagedown": "PgDn"}
+SYMBOLS = {"left": "←", "right": "→", "up": "↑", "down": "↓", "question_mark": "?"}
 NAMED = {"enter": "key_enter", "escape": "key_escape", "space": "key_space", "backspace": "key_backspace",
-         "delete": "key_delete", "tab": "key_tab", "shift+tab": "key_shift_tab"}
+         "delete": "key_delete", "tab": "key_tab", "shift+tab": "key_shift_tab", "home": "key_home",
+         "end": "key_end", "pageup": "key_pageup", "pagedown": "key_pagedown"}
+# Keys whose name is a word printed on the key cap («Inicio», «Fin» on a Spanish keyboard): the key bars
+# write them in the player's language too (Textual's own display is the English «home»).
+WORDED = ("home", "end", "pageup", "pagedown")
 
 
 def key_name(key: str) -> str:
