@@ -114,12 +114,18 @@ class ShowPanel(AnswerOnce):
     def on_mount(self) -> None:
         self.query_one(Checkbox).focus()
         self.say("")
+        self.query_one("#do-show", Button).display = False     # nothing ticked yet: «No, play» alone
 
     def chosen(self) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if self.query_one(f"#show-{c.code}", Checkbox).value)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        self.query_one("#do-show", Button).label = t("gz_show_n", n=len(self.chosen()))
+        """«Show n and play» names the cards ticked; with none ticked it would offer to show 0 cards, so
+        it is hidden then and «No, play» (what Enter does) stands alone."""
+        button = self.query_one("#do-show", Button)
+        n = len(self.chosen())
+        button.label = t("gz_show_n", n=max(n, 1))
+        button.display = n > 0
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(self.chosen() if event.button.id == "do-show" else ())
