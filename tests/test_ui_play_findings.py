@@ -144,8 +144,8 @@ async def test_guinote_hint_reasons_name_their_cards_with_articles_and_a_list(tm
     for lang, draw, give in (
             ("es", "Pista: 3 de copas — arrastra: tienes el As de copas y el 3 de copas",
              "Pista: 3 de copas — la baza está perdida: da la Sota de oros"),
-            ("en", "Hint: 3 of copas — draws trumps: you hold the As of copas and the 3 of copas",
-             "Hint: 3 of copas — the trick is lost: gives the Sota of oros")):
+            ("en", "Hint: 3 de copas — draws trumps: you hold the As de copas and the 3 de copas",
+             "Hint: 3 de copas — the trick is lost: gives the Sota de oros")):
         app = pinned_app(tmp_path / lang, "guinote-mid-hand", lang=lang)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)

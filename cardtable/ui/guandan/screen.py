@@ -51,7 +51,9 @@ class GuandanScreen(GameScreen):
         Binding("H", "suit('H')", "gd_suit_H", show=False),
         Binding("D", "suit('D')", "gd_suit_D", show=False),
         Binding("C", "suit('C')", "gd_suit_C", show=False),
-        Binding("enter", "play", "gd_play"),
+        # Not in the footer: the play control right above it is Enter's key («⏎ Pair of 9s»), naming what
+        # it plays; the footer's «⏎ Play» under it said the same twice.
+        Binding("enter", "play", "gd_play", show=False),
         Binding("p", "pass", "gd_pass"),
         Binding("h", "hint", "gd_hint"),
         Binding("a", "take_advice", "gd_take_advice", show=False),
