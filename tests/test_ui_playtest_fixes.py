@@ -79,3 +79,137 @@ async def test_every_dialog_highlights_only_its_focused_button(tmp_path):
             assert lit == [app.focused], (type(dialog).__name__, [str(b.label) for b in lit])
             app.pop_screen()
             await pilot.pause()
+
+
+# -- 6: Spanish wording
+def test_spanish_claim_and_carry_use_the_sources_words(lang):
+    from cardtable.ui.guinote import taken_by
+
+    lang("es")
+    assert t("gn_claim_title") == "¿Anunciar que habéis superado los 100?"      # «anunciar que ha superado…»
+    for key in ("gn_claim_title", "gn_claim_text", "gn_vueltas_claim", "review_gn_claim_right",
+                "review_gn_claim_wrong"):
+        assert "antar" not in t(key, name="Tú"), key            # «cantar» is for cantes
+    assert t("gn_carry", carry=47) == " + 47 de antes"
+    assert "47 de antes" in t("gn_claim_count", total=97, cards=30, cantes=20, carry=47)
+    assert taken_by(2) == "Compañero robó la pinta" and taken_by(0) == "Robaste la pinta"
+
+
+async def test_the_showing_panel_never_offers_to_show_nothing(tmp_path):
+    from textual.widgets import Checkbox
+
+    from cardtable.games.gongzhu import rules
+    from cardtable.ui.gongzhu import ShowPanel
+
+    spec = games.get("gongzhu")
+    seed = next(s for s in range(100) if rules.showable_in(spec.new_match(seed=s).hands[0]))
+    app = make_app(tmp_path, launch=("new", "gongzhu", spec.options_type(), seed, "normal"), lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ShowPanel)
+        show = app.screen.query_one("#do-show", Button)
+        assert not show.display                                  # no «Mostrar 0 y jugar»
+        await pilot.press("space")
+        await settle(pilot)
+        assert show.display and str(show.label) == "Mostrar 1 y jugar"
+        await pilot.press("space")
+        await settle(pilot)
+        assert not app.screen.query(Checkbox).first().value and not show.display
+
+
+async def test_home_and_end_are_named_in_spanish(tmp_path):
+    from cardtable.ui.keys import key_name
+
+    app = make_app(tmp_path, launch=launch(), lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        assert key_name("home") == "Inicio" and key_name("end") == "Fin"
+        bindings = screen._bindings.key_to_bindings
+        assert bindings["home"][0].key_display == "Inicio" and bindings["end"][0].key_display == "Fin"
+        await pilot.press("question_mark")
+        await settle(pilot)
+        shown = " ".join(str(w.render()) for w in app.screen.query("Markdown, MarkdownBlock, Static"))
+        assert "Inicio" in shown and "Fin" in shown and "Home" not in shown
+
+
+# -- 7: card names in English are the Spanish deck's own, and the sing keys are their suits' letters
+def test_english_card_names_are_the_spanish_decks_own(lang):
+    from cardtable.cards import parse_spanish_card
+    from cardtable.ui.guinote import GuinoteScreen, card_name, suit_name, the_card
+
+    lang("en")
+    assert card_name(parse_spanish_card("12O")) == "Rey de oros"
+    assert the_card(parse_spanish_card("1B")) == "the As de bastos"
+    assert card_name(parse_spanish_card("7C")) == "7 de copas"
+    sing = {b.key: b.action for b in GuinoteScreen.BINDINGS if b.action.startswith("cante")}
+    for suit in "OCEB":
+        key = suit.lower()
+        assert sing[key] == f"cante('{suit}')" and suit_name(suit).startswith(key)
+
+
+async def test_guandan_names_enter_once_at_the_bottom(tmp_path):
+    from cardtable.ui.footer import shown_keys
+
+    app = make_app(tmp_path, launch=("new", "guandan", games.get("guandan").options_type(), 1, "normal"),
+                   lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = next(s for s in app.screen_stack if type(s).__name__ == "GuandanScreen")
+        assert "enter" not in {key for key, *_ in shown_keys(screen)}
+        assert str(screen.query_one("#gd-play").render()).startswith("⏎ ")
+
+
+# -- 8: Enter on the Guiñote table, and the standing hints
+def _enter_label(screen) -> str:
+    return screen.active_bindings["enter"][1].description
+
+
+async def test_the_footer_says_what_enter_does(tmp_path):
+    app = make_app(tmp_path, launch=launch(42))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        assert screen.match.to_move() == 0
+        assert _enter_label(screen) == "Lift"
+        moves = len(screen.match.moves)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(screen.match.moves) == moves and screen.hand_widget().lifted is not None
+        assert _enter_label(screen) == "Play"
+        await pilot.press("right")
+        await settle(pilot)
+        assert _enter_label(screen) == "Lift"
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert len(screen.match.moves) > moves
+
+
+async def test_exchange_and_sing_hints_show_only_when_this_hand_can(tmp_path):
+    from cardtable.cards import SpanishCard
+    from cardtable.games.guinote import rules
+    from cardtable.ui.guinote import exchange_block_reason
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        seen = set()
+        for _ in range(60):
+            view = screen.match.view(0)
+            keys = str(screen.query_one("#gn-score").render()).split("\n")[-1]
+            seven = SpanishCard(rules.SEVEN, view.trump) in view.hand and exchange_block_reason(view) is None
+            singable = [s for s in "OCEB" if rules.can_sing(view.hand, s) and s not in {c.suit for c in view.cantes}]
+            assert ("p: exchange the 7" in keys) == (seven or screen.armed_exchange)
+            assert ("sing:" in keys) == bool(singable)
+            assert keys.replace("p: exchange the 7", "").replace("sing:", "").split() == [s.lower() for s in singable]
+            seen.add((seven, bool(singable)))
+            if screen.match.hand > 1:
+                break
+            if screen.match.to_move() == 0 and not isinstance(app.screen, (ClaimScreen, ExchangeScreen)):
+                from tests.test_ui_guinote import play_a_card
+                await play_a_card(pilot, app)
+            elif isinstance(app.screen, (ClaimScreen, ExchangeScreen)):
+                await pilot.press("n")
+            await settle(pilot)
+        assert (False, False) in seen

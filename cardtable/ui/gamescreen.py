@@ -7,6 +7,7 @@ the cheap `easy` and `normal` decisions run in a thread. Either way the screen o
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from textual import events
@@ -155,6 +156,7 @@ class GameScreen(Screen):
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
+        self.relabel_keys()
         if any(workers.searches(self.spec, bot) for bot in self.bots.values()):
             self.app.thinker.warm()      # the first hard decision need not wait for the worker to start
         self.title = t(self.TITLE_KEY) + (f" · {t('read_only')}" if self.read_only else "") + (
@@ -671,4 +673,43 @@ class GameScreen(Screen):
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
+        self.relabel_keys()
         self.refresh_table()
+
+    def relabel_keys(self) -> None:
+        """After the bindings are translated: labels that say what a key does now (see :meth:`relabel`)."""
+
+    def relabel(self, action: str, label: str) -> None:
+        """The key bar names what the keys bound to ``action`` do now (``label``, already translated):
+        «⏎ Lift» until the card under the cursor is lifted, then «⏎ Play»."""
+        bindings = self._bindings.key_to_bindings
+        changed = False
+        for key, bound in bindings.items():
+            if any(b.action == action and b.description != label for b in bound):
+                bindings[key] = [dataclasses.replace(b, description=label) if b.action == action else b
+                                 for b in bound]
+                changed = True
+        if changed and self.is_mounted:
+            self.refresh_bindings()
+
+
+class LiftThenPlay:
+    """Gong Zhu's and Guiñote's Enter: the first press lifts the card under the cursor, the second plays
+    it (docs/decisions.md «Enter lifts, then plays»). The key bar says which of the two Enter does now;
+    the table calls :meth:`label_choose` when the cursor or the lifted card may have changed."""
+
+    PLAY_LABEL = ""         # i18n key of «Play» on this table
+
+    def label_choose(self, *_: Any) -> None:
+        hand = self.hand_widget()
+        ready = hand.lifted is not None and hand.lifted == hand.cursor
+        self.relabel("choose", t(self.PLAY_LABEL) if ready else t("choose_lift"))
+
+    def watch_hand(self) -> None:
+        """Relabel Enter whenever the cursor moves or a card is lifted or put down (keys, clicks, hints)."""
+        hand = self.hand_widget()
+        self.watch(hand, "lifted", self.label_choose, init=False)
+        self.watch(hand, "cursor", self.label_choose, init=False)
+
+    def relabel_keys(self) -> None:
+        self.label_choose()

@@ -18,7 +18,7 @@ from cardtable.hints import render
 from cardtable.i18n import t
 from cardtable.ui.cardart import card_label, card_text, cards_text
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
+from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen, LiftThenPlay
 from cardtable.ui.gongzhu.dialogs import (
     GongZhuMatchEnd,
     GongZhuSetup,
@@ -34,7 +34,7 @@ from cardtable.ui.widgets import HandView, TrickView
 
 
 # ---------------------------------------------------------------- the table
-class GongZhuScreen(GameScreen):
+class GongZhuScreen(LiftThenPlay, GameScreen):
     BINDINGS = [
         Binding("left", "move(-1)", "move_left", show=False),
         Binding("right", "move(1)", "move_right", show=False),
@@ -83,8 +83,13 @@ class GongZhuScreen(GameScreen):
         yield AdviceLine(id="advice")
         yield Footer()
 
+    PLAY_LABEL = "gz_play"
+
     def hand_widget(self) -> HandView:
         return self.query_one(HandView)
+
+    def on_mount(self) -> None:        # (GameScreen's on_mount runs too: Textual calls each class's)
+        self.watch_hand()
 
     # -- flow
     def cpu_may_move(self) -> bool:

@@ -18,7 +18,7 @@ from cardtable.i18n import t
 from cardtable.tricks import team_of
 from cardtable.ui.cardart import spanish_label, spanish_text
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
+from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen, LiftThenPlay
 from cardtable.ui.guinote.dialogs import (
     ClaimScreen,
     ExchangeScreen,
@@ -43,7 +43,7 @@ from cardtable.ui.widgets import HandView, TrickView
 
 
 # ---------------------------------------------------------------- the table
-class GuinoteScreen(GameScreen):
+class GuinoteScreen(LiftThenPlay, GameScreen):
     BINDINGS = [
         Binding("left", "move(-1)", "move_left", show=False),
         Binding("right", "move(1)", "move_right", show=False),
@@ -108,8 +108,13 @@ class GuinoteScreen(GameScreen):
         yield AdviceLine(id="advice")
         yield Footer()
 
+    PLAY_LABEL = "gn_play"
+
     def hand_widget(self) -> HandView:
         return self.query_one(HandView)
+
+    def on_mount(self) -> None:        # (GameScreen's on_mount runs too: Textual calls each class's)
+        self.watch_hand()
 
     # -- flow
     def cpu_may_move(self) -> bool:
@@ -264,17 +269,20 @@ class GuinoteScreen(GameScreen):
                               carry=carry, total=view.total(pair)))
             else:
                 text.append(t("gn_public_line", cantes=view.cante_points(pair), carry=carry))
-        text.append("\n")
         options = []
-        if exchange_block_reason(view) is None:
+        seven = SpanishCard(rules.SEVEN, view.trump)
+        if self.armed_exchange or (seven in view.hand and exchange_block_reason(view) is None):
             options.append(Text(t("gn_exchange_key"), style="reverse" if self.armed_exchange else ""))
-        keys = Text(t("gn_cante_keys") + " ")
-        for suit in SUITS:
-            can = rules.can_sing(view.hand, suit) and suit not in {c.suit for c in view.cantes}
-            style = "reverse" if suit in self.armed_cantes else ("bold" if can else "grey42")
-            keys.append(suit.lower(), style=style)
-            keys.append(" ")
-        options.append(keys)
+        sung = {c.suit for c in view.cantes}
+        suits = [suit for suit in SUITS if suit in self.armed_cantes
+                 or (rules.can_sing(view.hand, suit) and suit not in sung)]
+        if suits:                        # only the suits this hand can sing (or has armed)
+            keys = Text(t("gn_cante_keys") + " ")
+            for suit in suits:
+                keys.append(suit.lower(), style="reverse" if suit in self.armed_cantes else "bold")
+                keys.append(" ")
+            options.append(keys)
+        text.append("\n")               # the row stays when it is empty: the table below does not jump
         return text + Text("   ").join(options)
 
     def reason(self, exc: Any) -> str:
