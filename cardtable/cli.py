@@ -291,7 +291,7 @@ def _continue(args: argparse.Namespace, store) -> tuple:
                 read_only = _ask_read_only(slot)
         loaded = store.load(slot)
     except SaveError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(i18n.t("save_damaged", slot=exc.slot, reason=exc.text)) from None
     return ("continue", slot, loaded, read_only)
 
 
@@ -364,7 +364,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     try:
         data = store.read(args.slot)
     except SaveError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(i18n.t("save_damaged", slot=exc.slot, reason=exc.text)) from None
     spec = games.get(data.game)
     fresh = spec.new_match(spec.options_type.from_dict(data.options), data.seed)
     try:

@@ -37,20 +37,43 @@ AUTOSAVE_SLOT = "autosave"
 TEMP_PATTERN = re.compile(r"^\.(?P<slot>.+)\.[A-Za-z0-9_]+\.tmp$")
 LOCK_SUFFIX = ".lock"
 DAMAGED_PREFIX = "damaged: "
+# The key of a file that is JSON but no cardtable save at all (a schema, some other program's file): the
+# slot list leaves such files out (docs/decisions.md «What the saved games list»).
+FOREIGN_JSON = "save_why_not_a_save"
 
 
 class SaveError(Exception):
     """A slot that cannot be read, written or replayed. The message names the slot.
 
-    Both the slot name and the reason may come from a hostile file (a file name, a game name, an option
-    key): they are cleaned and capped here, once, so that every message built from them is safe."""
+    ``reason`` is the English sentence (logs, the exception's text); ``key`` and ``params`` say it in
+    the player's language (:attr:`text`, catalogue keys ``save_why_*``). Only what is genuinely the
+    file's own (a game name, a player list, an OS error, why a move does not replay) is a parameter,
+    shown as data. The slot name, the reason and every parameter may come from a hostile file: they are
+    cleaned and capped here, once, so that every message built from them is safe."""
 
-    def __init__(self, slot: str, reason: str) -> None:
+    def __init__(self, slot: str, reason: str, key: str = "", **params: Any) -> None:
         slot = safetext.clean(slot, safetext.SHORT)
         reason = safetext.clean(reason, safetext.LINE)
         super().__init__(f"save slot {slot!r}: {reason}")
         self.slot = slot
         self.reason = reason
+        self.key = key
+        self.params = {name: value if isinstance(value, int) and not isinstance(value, bool)
+                       else safetext.clean(value, safetext.SHORT * 2) for name, value in params.items()}
+
+    @property
+    def text(self) -> str:
+        """The reason in the player's language (without «damaged:», which the lists print themselves)."""
+        return reason_text(self.key, self.params, self.reason)
+
+
+def reason_text(key: str, params: dict[str, Any], reason: str) -> str:
+    """A save reason's key and parameters in the current language; the English ``reason`` if no key."""
+    if not key:
+        return reason.removeprefix(DAMAGED_PREFIX)
+    from cardtable.i18n import t
+
+    return t(key, **params)
 
 
 class SaveDirError(Exception):
@@ -67,7 +90,9 @@ class SlotBusy(SaveError):
     """The slot is open in another cardtable (its lock is held)."""
 
     def __init__(self, slot: str, holder: str = "") -> None:
-        super().__init__(slot, "open in another cardtable" + (f" (process {holder})" if holder else ""))
+        said = (SaveError(slot, f"open in another cardtable (process {holder})", "save_why_busy_pid", pid=holder)
+                if holder else SaveError(slot, "open in another cardtable", "save_why_busy"))
+        super().__init__(slot, said.reason, said.key, **said.params)
         self.holder = holder
 
 
@@ -82,6 +107,8 @@ class SlotInfo:
     saved_at: str = ""
     error: str | None = None
     progress: dict[str, Any] | None = None
+    error_key: str = ""                                # the error in the player's language (see problem)
+    error_params: tuple[tuple[str, Any], ...] = ()
 
     def describe(self) -> str:
         """The progress in the current language when the file says it, else the stored English summary."""
@@ -95,9 +122,14 @@ class SlotInfo:
 
     @property
     def problem(self) -> str:
-        """Why the slot is damaged, without a leading «damaged: » (the lists print their own)."""
-        error = self.error or ""
-        return error.removeprefix(DAMAGED_PREFIX)
+        """Why the slot is damaged, in the player's language, without a leading «damaged: » (the lists
+        print their own)."""
+        return reason_text(self.error_key, dict(self.error_params), self.error or "")
+
+    @classmethod
+    def damaged_by(cls, slot: str, path: Path, error: SaveError) -> SlotInfo:
+        return cls(slot, path, error=error.reason, error_key=error.key,
+                   error_params=tuple(error.params.items()))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +161,7 @@ def default_save_dir() -> Path:
 def check_slot_name(slot: str) -> str:
     if not isinstance(slot, str) or not SLOT_PATTERN.match(slot):
         raise SaveError(str(slot), "a slot name is 1-64 letters, digits, '-' or '_', starting with a "
-                                   "letter or digit")
+                                   "letter or digit", "save_why_slot_name")
     return slot
 
 
@@ -161,53 +193,59 @@ def _no_constants(name: str) -> Any:
 def parse_envelope(slot: str, raw: bytes) -> SaveData:
     """Validate the bytes of a save file. Raises SaveError with the reason."""
     if len(raw) > MAX_SAVE_BYTES:
-        raise SaveError(slot, f"file too large ({len(raw)} bytes; limit {MAX_SAVE_BYTES})")
+        raise SaveError(slot, f"file too large ({len(raw)} bytes; limit {MAX_SAVE_BYTES})", "save_why_too_large",
+                        size=len(raw), limit=MAX_SAVE_BYTES)
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
     except UnicodeDecodeError:
-        raise SaveError(slot, "damaged: not UTF-8 text") from None
-    except (json.JSONDecodeError, ValueError, RecursionError) as exc:
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "too deeply nested"
-        raise SaveError(slot, f"damaged: not valid JSON ({reason})") from None
+        raise SaveError(slot, "damaged: not UTF-8 text", "save_why_not_utf8") from None
+    except json.JSONDecodeError as exc:
+        raise SaveError(slot, f"damaged: not valid JSON ({exc.msg})", "save_why_not_json", line=exc.lineno,
+                        column=exc.colno) from None
+    except (ValueError, RecursionError) as exc:
+        raise SaveError(slot, f"damaged: not valid JSON ({str(exc) or 'too deeply nested'})",
+                        "save_why_bad_json") from None
     if not isinstance(data, dict):
-        raise SaveError(slot, "damaged: not a save file (expected a JSON object)")
+        raise SaveError(slot, "damaged: not a save file (expected a JSON object)", FOREIGN_JSON)
     if data.get("format") != SAVE_FORMAT:
-        raise SaveError(slot, "not a cardtable save file")
+        raise SaveError(slot, "not a cardtable save file", FOREIGN_JSON)
     schema = data.get("schema")
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
-        raise SaveError(slot, "damaged: bad schema version")
+        raise SaveError(slot, "damaged: bad schema version", "save_why_bad_schema")
     if schema > SCHEMA_VERSION:
         raise SaveError(slot, f"made by a newer cardtable (schema {schema}; this version reads up to "
-                              f"{SCHEMA_VERSION}): update cardtable to open it")
+                              f"{SCHEMA_VERSION}): update cardtable to open it", "save_why_newer",
+                        schema=schema, known=SCHEMA_VERSION)
     data = migrate(data)
 
     def need(key: str, kind: type | tuple[type, ...]) -> Any:
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-            raise SaveError(slot, f"damaged: field {key!r} missing or of the wrong type")
+            raise SaveError(slot, f"damaged: field {key!r} missing or of the wrong type", "save_why_field",
+                            field=key)
         return value
 
     game = need("game", str)
     if len(game) > 40:
-        raise SaveError(slot, f"unknown game {game!r}")
+        raise SaveError(slot, f"unknown game {game!r}", "save_why_unknown_game", game=game)
     options = need("options", dict)
     try:
         seed = check_seed(data.get("seed"))
     except OptionError as exc:
-        raise SaveError(slot, f"damaged: {exc}") from None
+        raise SaveError(slot, f"damaged: {exc}", "save_why_bad_seed") from None
     moves_raw = need("moves", list)
     if len(moves_raw) > MAX_MOVES:
-        raise SaveError(slot, "damaged: too many moves")
+        raise SaveError(slot, "damaged: too many moves", "save_why_too_many_moves")
     moves: list[tuple[int, dict[str, Any]]] = []
     for index, entry in enumerate(moves_raw):
         if (not isinstance(entry, dict) or entry.get("seat") not in (0, 1, 2, 3)
                 or isinstance(entry.get("seat"), bool) or not isinstance(entry.get("move"), dict)):
-            raise SaveError(slot, f"damaged: move {index + 1} is malformed")
+            raise SaveError(slot, f"damaged: move {index + 1} is malformed", "save_why_bad_move", n=index + 1)
         moves.append((entry["seat"], entry["move"]))
     players = data.get("players", ["human", "cpu:normal", "cpu:normal", "cpu:normal"])
     if not (isinstance(players, list) and len(players) == 4 and all(isinstance(p, str) and len(p) < 40
                                                                       for p in players)):
-        raise SaveError(slot, "damaged: field 'players' must list four players")
+        raise SaveError(slot, "damaged: field 'players' must list four players", "save_why_four_players")
     summary = data.get("summary", "")
     saved_at = data.get("saved_at", "")
     return SaveData(game=game, options=options, seed=seed, moves=moves, players=players,
@@ -227,7 +265,7 @@ def check_players(slot: str, game: str, players: list[str]) -> None:
         return
     known = ", ".join(f"cpu:{level}" for level in levels)
     raise SaveError(slot, f"{DAMAGED_PREFIX}players must be 'human' then three of {known}, not "
-                          f"{', '.join(players)}")
+                          f"{', '.join(players)}", "save_why_players", known=known, players=", ".join(players))
 
 
 def _small_flat_dict(value: Any) -> dict[str, Any] | None:
@@ -258,14 +296,14 @@ def rebuild(slot: str, save: SaveData) -> Match:
     try:
         spec = games.get(save.game)
     except KeyError as exc:
-        raise SaveError(slot, str(exc.args[0])) from None
+        raise SaveError(slot, str(exc.args[0]), "save_why_unknown_game", game=save.game) from None
     check_players(slot, save.game, save.players)
     try:
         options = spec.options_type.from_dict(save.options)
         moves = [(seat, spec.match_type.decode_move(move)) for seat, move in save.moves]
         return spec.match_type.replay(options, save.seed, moves)
     except (OptionError, MoveError, IllegalMove, TypeError) as exc:
-        raise SaveError(slot, f"does not replay: {exc}") from None
+        raise SaveError(slot, f"does not replay: {exc}", "save_why_replay", detail=str(exc)) from None
 
 
 # ---------------------------------------------------------------- the store
@@ -294,13 +332,14 @@ class SaveStore:
             now = _stamp(target)
             if now is not None and now != self._stamps[slot]:
                 raise SaveError(slot, "changed by another cardtable since it was opened here; "
-                                      "not overwritten")
+                                      "not overwritten", "save_why_changed")
         payload = json.dumps(envelope(match, players, summary, undo), ensure_ascii=False,
                              separators=(",", ":")).encode("utf-8")
         try:
             atomic_write(target, payload)
         except OSError as exc:
-            raise SaveError(slot, f"cannot write: {exc.strerror or exc}") from None
+            raise SaveError(slot, f"cannot write: {exc.strerror or exc}", "save_why_cannot_write",
+                            detail=exc.strerror or str(exc)) from None
         self._stamps[slot] = _stamp(target)
         return target
 
@@ -308,31 +347,35 @@ class SaveStore:
         """Read and validate a slot; remembers which version of the file it saw (see :meth:`save`)."""
         return self._read(slot, remember=True)
 
-    def _read(self, slot: str, remember: bool) -> SaveData:
-        path = self.path(slot)
+    def _read(self, slot: str, remember: bool, path: Path | None = None) -> SaveData:
+        path = self.path(slot) if path is None else path
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
                          | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
-            raise SaveError(slot, "no such slot") from None
+            raise SaveError(slot, "no such slot", "save_why_no_slot") from None
         except OSError as exc:
             if exc.errno == errno.ELOOP:     # O_NOFOLLOW met a symbolic link
-                raise SaveError(slot, "not a regular file") from None
-            raise SaveError(slot, f"cannot read: {exc.strerror or exc}") from None
+                raise SaveError(slot, "not a regular file", "save_why_not_regular") from None
+            raise SaveError(slot, f"cannot read: {exc.strerror or exc}", "save_why_cannot_read",
+                            detail=exc.strerror or str(exc)) from None
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise SaveError(slot, "not a regular file")
+                raise SaveError(slot, "not a regular file", "save_why_not_regular")
             if info.st_size > MAX_SAVE_BYTES:
-                raise SaveError(slot, f"file too large ({info.st_size} bytes; limit {MAX_SAVE_BYTES})")
+                raise SaveError(slot, f"file too large ({info.st_size} bytes; limit {MAX_SAVE_BYTES})",
+                                "save_why_too_large", size=info.st_size, limit=MAX_SAVE_BYTES)
             with os.fdopen(fd, "rb", closefd=False) as handle:
                 raw = handle.read(MAX_SAVE_BYTES + 1)
         except OSError as exc:
-            raise SaveError(slot, f"cannot read: {exc.strerror or exc}") from None
+            raise SaveError(slot, f"cannot read: {exc.strerror or exc}", "save_why_cannot_read",
+                            detail=exc.strerror or str(exc)) from None
         finally:
             os.close(fd)
         if len(raw) > MAX_SAVE_BYTES:      # it grew while we read
-            raise SaveError(slot, f"file too large (over {MAX_SAVE_BYTES} bytes)")
+            raise SaveError(slot, f"file too large (over {MAX_SAVE_BYTES} bytes)", "save_why_grew",
+                            limit=MAX_SAVE_BYTES)
         save = parse_envelope(slot, raw)
         if remember:
             self._stamps[slot] = (info.st_ino, info.st_mtime_ns, info.st_size)
@@ -351,7 +394,8 @@ class SaveStore:
         try:
             path.unlink(missing_ok=True)
         except OSError as exc:
-            raise SaveError(slot, f"cannot delete: {exc.strerror or exc}") from None
+            raise SaveError(slot, f"cannot delete: {exc.strerror or exc}", "save_why_cannot_delete",
+                            detail=exc.strerror or str(exc)) from None
         finally:
             if SLOT_PATTERN.match(slot) and not held_here:
                 self.unlock(slot)
@@ -386,7 +430,12 @@ class SaveStore:
             raise SaveDirError(self.directory, exc.strerror or str(exc)) from None
 
     def list(self) -> list[SlotInfo]:
-        """Every ``*.json`` file, newest first; damaged ones (and odd file names) listed with the reason.
+        """Every save slot, newest first; damaged ones (and odd file names) listed with the reason.
+
+        A ``*.json`` file that is well-formed JSON but no cardtable save at all (no ``"format":
+        "cardtable-save"``: the repository's ``schema-v1.json``, another program's file) is not a slot
+        and is left out; anything that is or may once have been a save — unreadable, not JSON, a save
+        with bad fields, a newer schema, a save under a name that is not a slot name — is listed.
 
         Raises :class:`SaveDirError` when the directory exists but cannot be read: «no saved games»
         would be a lie then."""
@@ -398,19 +447,28 @@ class SaveStore:
                 continue
             slot = entry.name[: -len(SUFFIX)]
             path = Path(entry.path)
-            if not SLOT_PATTERN.match(slot):
-                infos.append(SlotInfo(slot, path, error="the file name is not a slot name (1-64 letters, "
-                                      "digits, '-' or '_', starting with a letter or digit)"))
-                continue
+            odd_name = not SLOT_PATTERN.match(slot)
             try:
-                save = self._read(slot, remember=False)     # listing is not opening
+                save = self._read(slot, remember=False, path=path)     # listing is not opening
+                if odd_name:
+                    raise SaveError(slot, "the file name is not a slot name (1-64 letters, digits, '-' or "
+                                          "'_', starting with a letter or digit)", "save_why_file_name")
                 if games.is_available(save.game):
                     check_players(slot, save.game, save.players)
             except SaveError as exc:
-                infos.append(SlotInfo(slot, path, error=exc.reason))
+                if exc.key == FOREIGN_JSON:
+                    continue                  # not a save at all: not a slot
+                if odd_name and exc.key != "save_why_file_name":
+                    exc = SaveError(slot, "the file name is not a slot name (1-64 letters, digits, '-' or "
+                                          "'_', starting with a letter or digit)", "save_why_file_name")
+                infos.append(SlotInfo.damaged_by(slot, path, exc))
                 continue
-            error = None if games.is_available(save.game) else f"unknown game {save.game!r}"
-            infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, error, save.progress))
+            if games.is_available(save.game):
+                infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, None, save.progress))
+            else:
+                unknown = SaveError(slot, f"unknown game {save.game!r}", "save_why_unknown_game", game=save.game)
+                infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, unknown.reason,
+                                      save.progress, unknown.key, tuple(unknown.params.items())))
         infos.sort(key=lambda info: (info.saved_at, info.slot), reverse=True)
         return infos
 
@@ -436,7 +494,7 @@ class SaveStore:
             if not self.path(name).exists():
                 return name
             self.unlock(name)
-        raise SaveError(base, "no free slot name")
+        raise SaveError(base, "no free slot name", "save_why_no_free_name")
 
     # -- locks
     def _lock_path(self, slot: str) -> Path:

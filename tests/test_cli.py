@@ -173,12 +173,15 @@ def test_saves_says_damaged_once_and_lists_odd_names(tmp_path):
     saves = tmp_path / "saves"
     saves.mkdir()
     (saves / "bad.json").write_bytes(b"\xff")
-    (saves / "-rf.json").write_text("{}")
-    (saves / "ñ.json").write_text("{}")
+    # saves (damaged ones) under names that are not slot names; a "{}" is no save at all and is not listed
+    (saves / "-rf.json").write_text('{"format": "cardtable-save"}')
+    (saves / "ñ.json").write_text('{"format": "cardtable-save"}')
+    (saves / "notes.json").write_text("{}")
     out = run("--save-dir", str(saves), "saves", env={"COLUMNS": "200"})
     assert out.returncode == 0
     assert "damaged: damaged" not in out.stdout and "damaged: not UTF-8" in out.stdout
     assert "-rf" in out.stdout and "ñ" in out.stdout and out.stdout.count("not a slot name") == 2
+    assert "notes" not in out.stdout
 
 
 def test_a_save_dir_that_cannot_be_read_is_one_line_and_status_2(tmp_path):

@@ -213,3 +213,42 @@ async def test_exchange_and_sing_hints_show_only_when_this_hand_can(tmp_path):
                 await pilot.press("n")
             await settle(pilot)
         assert (False, False) in seen
+
+
+# -- 1: the saved games list: reasons in the player's language, foreign JSON files left out
+REPO_SAVES = __import__("pathlib").Path(__file__).resolve().parents[1] / "saves"
+
+
+def test_a_json_file_that_is_no_save_is_not_a_slot(tmp_path):
+    from cardtable.saves import SaveStore
+
+    assert (REPO_SAVES / "schema-v1.json").is_file()
+    assert [info.slot for info in SaveStore(REPO_SAVES).list()] == []      # the schema is no damaged save
+    (tmp_path / "notes.json").write_text('{"a": 1}')
+    (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "cut.json").write_text('{"format": "cardtable-save", "sch')
+    (tmp_path / "blank.json").write_bytes(b"")
+    (tmp_path / "old.json").write_text('{"format": "cardtable-save", "schema": 99}')
+    listed = {info.slot: info for info in SaveStore(tmp_path).list()}
+    assert set(listed) == {"cut", "blank", "old"} and all(info.damaged for info in listed.values())
+
+
+@pytest.mark.parametrize("language", ["es", "zh"])
+async def test_damaged_slots_say_why_in_the_players_language(tmp_path, language, lang):
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "schema-v1.json").write_bytes((REPO_SAVES / "schema-v1.json").read_bytes())
+    (saves / "cut.json").write_text('{"format": "cardtable-save",\n "sch')
+    (saves / "bin.json").write_bytes(b"\xff\xfe")
+    (saves / "game.json").write_text('{"format": "cardtable-save", "schema": 1, "game": "\\u001b[2Jmus", '
+                                     '"options": {}, "seed": 1, "moves": []}')
+    app = make_app(tmp_path, lang=language)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = str(app.screen.query_one("#home-saves").render())
+        lang(language)
+        for slot, key, params in (("cut", "save_why_not_json", {"line": 2, "column": 2}),
+                                  ("bin", "save_why_not_utf8", {}), ("game", "save_why_unknown_game", {"game": "[2Jmus"})):
+            assert f"{slot}  {t('damaged')}: {t(key, **params)}" in shown, (slot, shown)
+        assert "schema-v1" not in shown and "\x1b" not in shown
+        assert not any(word in shown for word in ("not a", "damaged:", "valid JSON", "unknown game"))

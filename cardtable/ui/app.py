@@ -276,14 +276,14 @@ class CardTableApp(App[None]):
                 self.push_screen(SlotBusyDialog(slot), callback=lambda choice: self._busy_answer(slot, choice))
                 return False
             except SaveError as exc:      # not a slot name
-                self.notify(t("save_damaged", slot=shown, reason=safetext.clean(exc.reason)),
+                self.notify(t("save_damaged", slot=shown, reason=exc.text),
                             severity="error", timeout=8, markup=False)
                 return False
         try:
             match, data = loaded if loaded is not None else self.store.load(slot)
         except SaveError as exc:
             self.store.unlock(slot)
-            self.notify(t("save_damaged", slot=shown, reason=safetext.clean(exc.reason)), severity="error",
+            self.notify(t("save_damaged", slot=shown, reason=exc.text), severity="error",
                         timeout=8, markup=False)
             return False
         spec = games.get(data.game)

@@ -625,8 +625,8 @@ class GameScreen(Screen):
         try:
             self.app.store.save(self.slot, self.match, self.players, undo=self.undo_used)
         except SaveError as exc:
-            self.save_error = exc.reason
-            self.notify(t("save_failed", reason=exc.reason), severity="error", markup=False)   # cleaned by SaveError
+            self.save_error = exc.text
+            self.notify(t("save_failed", reason=exc.text), severity="error", markup=False)   # cleaned by SaveError
             return False
         self.save_error = None
         if not quiet:

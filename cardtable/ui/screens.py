@@ -272,7 +272,7 @@ class SlotsScreen(Screen):
         try:
             match, data = self.app.store.load(slot)
         except SaveError as exc:
-            self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.reason)), severity="error")
+            self.notify(t("save_damaged", slot=shown, reason=safetext.markup(exc.text)), severity="error")
             return
         if not match.is_over():
             self.notify(t("review_only_finished"), severity="warning")
@@ -286,7 +286,7 @@ class SlotsScreen(Screen):
             try:
                 self.app.store.delete(slot)
             except SaveError as exc:      # open in another cardtable, or the file cannot be removed
-                self.notify(safetext.clean(exc.reason), severity="error", markup=False)
+                self.notify(exc.text, severity="error", markup=False)
             self.fill()
 
 
