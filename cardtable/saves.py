@@ -147,6 +147,7 @@ class SaveData:
     schema: int = SCHEMA_VERSION
     progress: dict[str, Any] | None = None
     undo: bool = False              # a move was taken back in this match
+    table: dict[str, Any] | None = None   # the table's answers that are no moves (see envelope)
 
 
 def default_save_dir() -> Path:
@@ -167,7 +168,10 @@ def check_slot_name(slot: str) -> str:
 
 # ---------------------------------------------------------------- encoding
 def envelope(match: Match, players: list[str], summary: str | None = None,
-             undo: bool = False) -> dict[str, Any]:
+             undo: bool = False, table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The save file's JSON object. ``table`` holds what the player answered at the table that no move
+    records, a few plain values (Guiñote: a claim question answered «Play on», so that a resumed table
+    does not ask it again); the moves alone still rebuild the match."""
     data = {
         "format": SAVE_FORMAT,
         "schema": SCHEMA_VERSION,
@@ -183,6 +187,8 @@ def envelope(match: Match, players: list[str], summary: str | None = None,
     }
     if undo:
         data["undo"] = True          # a move was taken back in this match (its statistics count apart)
+    if table:
+        data["table"] = dict(table)
     return data
 
 
@@ -252,7 +258,8 @@ def parse_envelope(slot: str, raw: bytes) -> SaveData:
                     summary=summary[:200] if isinstance(summary, str) else "",
                     saved_at=saved_at[:40] if isinstance(saved_at, str) else "",
                     app_version=str(data.get("app_version", ""))[:40], schema=schema,
-                    progress=_small_flat_dict(data.get("progress")), undo=data.get("undo") is True)
+                    progress=_small_flat_dict(data.get("progress")), undo=data.get("undo") is True,
+                    table=_small_flat_dict(data.get("table")))
 
 
 def check_players(slot: str, game: str, players: list[str]) -> None:
@@ -325,7 +332,7 @@ class SaveStore:
 
     # -- files
     def save(self, slot: str, match: Match, players: list[str], summary: str | None = None,
-             undo: bool = False) -> Path:
+             undo: bool = False, table: dict[str, Any] | None = None) -> Path:
         """Write atomically: a crash leaves the old file or the new one, never a mix."""
         target = self.path(slot)
         if slot in self._stamps and self._stamps[slot] is not None:
@@ -333,7 +340,7 @@ class SaveStore:
             if now is not None and now != self._stamps[slot]:
                 raise SaveError(slot, "changed by another cardtable since it was opened here; "
                                       "not overwritten", "save_why_changed")
-        payload = json.dumps(envelope(match, players, summary, undo), ensure_ascii=False,
+        payload = json.dumps(envelope(match, players, summary, undo, table), ensure_ascii=False,
                              separators=(",", ":")).encode("utf-8")
         try:
             atomic_write(target, payload)

@@ -252,3 +252,67 @@ async def test_damaged_slots_say_why_in_the_players_language(tmp_path, language,
             assert f"{slot}  {t('damaged')}: {t(key, **params)}" in shown, (slot, shown)
         assert "schema-v1" not in shown and "\x1b" not in shown
         assert not any(word in shown for word in ("not a", "damaged:", "valid JSON", "unknown game"))
+
+
+# -- 2: «Play on» at the claim question survives Ctrl+C and the resume
+def _claim_window_for_the_human_to_lead():
+    """A match de vueltas stopped where the human just won a trick and may claim (and leads next)."""
+    from cardtable.games.guinote.state import Claim
+    from cardtable.sim import next_cpu_move
+
+    bot = GUINOTE.bot("normal")
+    for seed in range(300):
+        match = GUINOTE.new_match(seed=seed)
+        while not match.is_over() and match.hand <= 3:
+            if match.vueltas and match.to_move() == 0 and Claim() in match.legal_moves(0) \
+                    and match.window_pair == 0 and not match.trick:
+                return match
+            seat, move = next_cpu_move(match, lambda _: bot)
+            if isinstance(move, Claim):
+                break
+            match.apply(move, seat)
+    raise AssertionError("no claim window found")
+
+
+async def test_play_on_is_not_asked_again_after_ctrl_c_and_resume(tmp_path):
+    from cardtable.saves import SaveStore
+
+    match = _claim_window_for_the_human_to_lead()
+    SaveStore(tmp_path / "saves").save("claim", match, ["human"] + ["cpu:normal"] * 3)
+    app = make_app(tmp_path, launch=("continue", "claim"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ClaimScreen)
+        await pilot.press("n")                       # «Play on»
+        await settle(pilot)
+        assert app.screen is table(app) and len(table(app).match.moves) == len(match.moves)
+        await pilot.press("ctrl+c")                  # saves and quits
+    data = SaveStore(tmp_path / "saves").read("claim")
+    assert data.table == {"claim_declined_hand": match.hand, "claim_declined_tricks": len(match.tricks)}
+    app = make_app(tmp_path, launch=("continue", "claim"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        assert app.screen is screen, "not asked again"
+        assert screen.match.to_move() == 0 and len(screen.match.moves) == len(match.moves)
+        await pilot.press("y")                       # no dialog: the key is no answer to anything
+        await settle(pilot)
+        assert len(screen.match.moves) == len(match.moves)
+
+
+async def test_a_claim_question_left_open_is_asked_again(tmp_path):
+    """Quitting with the question still open is no answer: the resumed table asks it."""
+    from cardtable.saves import SaveStore
+
+    match = _claim_window_for_the_human_to_lead()
+    SaveStore(tmp_path / "saves").save("claim", match, ["human"] + ["cpu:normal"] * 3)
+    app = make_app(tmp_path, launch=("continue", "claim"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ClaimScreen)
+        await pilot.press("ctrl+c")
+    assert SaveStore(tmp_path / "saves").read("claim").table is None
+    app = make_app(tmp_path, launch=("continue", "claim"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ClaimScreen)

@@ -290,6 +290,7 @@ class CardTableApp(App[None]):
         screen = self.game_screen_class(data.game)(spec, match, data.players, slot, fresh=False)
         screen.read_only = read_only
         screen.undo_used = data.undo
+        screen.restore_table(data.table or {})
         self.push_screen(screen)
         return True
 

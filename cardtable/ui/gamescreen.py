@@ -623,7 +623,8 @@ class GameScreen(Screen):
         if self.read_only or self.practice:
             return False
         try:
-            self.app.store.save(self.slot, self.match, self.players, undo=self.undo_used)
+            self.app.store.save(self.slot, self.match, self.players, undo=self.undo_used,
+                                table=self.table_state())
         except SaveError as exc:
             self.save_error = exc.text
             self.notify(t("save_failed", reason=exc.text), severity="error", markup=False)   # cleaned by SaveError
@@ -632,6 +633,14 @@ class GameScreen(Screen):
         if not quiet:
             self.notify(t("saved_to", slot=self.slot), markup=False)
         return True
+
+    def table_state(self) -> dict[str, Any]:
+        """What the player answered at this table that no move records, saved with the match (a few
+        plain values; see ``saves.envelope``). The base has nothing."""
+        return {}
+
+    def restore_table(self, state: dict[str, Any]) -> None:
+        """A resumed table takes back :meth:`table_state` (from a file: check every value)."""
 
     def on_unmount(self) -> None:
         if not (self.read_only or self.practice):

@@ -89,6 +89,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         self.revealed = False
         self.claim_open = False
         self._claim_asked: tuple[int, int] | None = None
+        self._claim_declined: tuple[int, int] | None = None     # saved with the match (table_state)
         self.exchange_open = False
         self._exchange_asked: tuple[int, int] | None = None
         self.news: list[str] = []       # announcements since the last trick, shown in the trick area
@@ -205,8 +206,23 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         if claim:
             self.play(Claim(), HUMAN)
         else:
+            self._claim_declined = self._claim_asked
+            self.autosave(quiet=True)        # «Play on» is no move: the save keeps it (table_state)
             self.refresh_table()
             self.advance()
+
+    # A claim declined («Play on») is no move (the engine has none: declining is not claiming), so the
+    # table keeps it with the save, as the position it was asked at: a resumed table does not ask again.
+    def table_state(self) -> dict[str, Any]:
+        declined = self._claim_declined
+        if declined is None or declined != (self.match.hand, len(self.match.tricks)):
+            return {}
+        return {"claim_declined_hand": declined[0], "claim_declined_tricks": declined[1]}
+
+    def restore_table(self, state: dict[str, Any]) -> None:
+        hand, tricks = state.get("claim_declined_hand"), state.get("claim_declined_tricks")
+        if type(hand) is int and type(tricks) is int:
+            self._claim_declined = self._claim_asked = (hand, tricks)
 
     def results_dialog(self, record: dict) -> SummaryScreen:
         deal = next(r for r in reversed(self.match.log) if r["type"] == "deal" and r["hand"] == record["hand"])
