@@ -77,3 +77,24 @@ def hand_start(match: Match, hand: int) -> int:
 def deal_again(match: Match, hand: int) -> Match:
     """A copy of the match at the deal of hand ``hand``: the same cards, to be played again."""
     return type(match).replay(match.options, match.seed, match.moves[:hand_start(match, hand)])
+
+
+def finished_hand(match: Match) -> Match | None:
+    """The table as the last move left it, when that move ended a hand and the next one was dealt at once
+    (every game deals the next hand in the same ``apply``): the match replayed up to that move and the
+    move made again with the next deal held back, so the finished hand's last trick, counts and number
+    can stay on the table behind its results. Each game's state deals in its ``_deal`` method; an
+    instance attribute of that name holds the deal back. None when no deal followed the hand's end (the
+    match is over) or the position cannot be made."""
+    if not match.moves:
+        return None
+    seat, move = match.moves[-1]
+    try:
+        before = match.undo(1)
+        before._deal = lambda *args, **kwargs: None     # type: ignore[attr-defined]
+        start = len(before.log)
+        before.apply(move, seat)
+    except Exception:  # noqa: BLE001 - only a nicer picture behind the results: never worth a crash
+        return None
+    kinds = [record["type"] for record in before.log[start:]]
+    return before if "hand_end" in kinds and "match_end" not in kinds else None

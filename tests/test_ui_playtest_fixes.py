@@ -316,3 +316,55 @@ async def test_a_claim_question_left_open_is_asked_again(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ClaimScreen)
+
+
+# -- 4: behind the results, the finished hand stays on the table until the player goes on
+def _game_table(app):
+    from cardtable.ui.gamescreen import GameScreen
+
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+async def _play_the_last_card(pilot, screen):
+    """The human's only card (the pinned examples stop there): lifted and played with the keyboard."""
+    from cardtable.ui.guandan.widgets import ColumnsView
+
+    if screen.spec.name == "guandan":
+        from tests.test_ui_guandan import take_column
+
+        columns = screen.query_one(ColumnsView)
+        await take_column(pilot, screen, next(i for i, c in enumerate(columns.columns) if c), 1)
+        await pilot.press("enter")
+    else:
+        legal = {m.card for m in screen.match.view(0).legal if hasattr(m, "card")}
+        hand = screen.hand_widget()
+        while hand.current not in legal:
+            await pilot.press("right")
+        await pilot.press("enter", "enter")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("example", ["guinote-last-card", "gongzhu-last-card", "guandan-last-play"])
+async def test_the_finished_hand_stays_behind_its_results(tmp_path, example):
+    from cardtable.ui.dialogs import HandEndDialog
+    from tests.ui_helpers import pinned_app
+
+    app = pinned_app(tmp_path, example)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = _game_table(app)
+        number = screen.match.view(0).hand_number
+        await _play_the_last_card(pilot, screen)
+        if example == "guandan-last-play":
+            await pilot.press("space")               # the «+N» on the level bar first (any key goes on)
+            await settle(pilot)
+        dialog = app.screen
+        assert dialog is not screen and hasattr(dialog, "record"), type(dialog)
+        assert screen.match.view(0).hand_number == number + 1          # the engine has dealt already
+        shown = screen.human_view()
+        assert shown.hand_number == number and not shown.hand            # the table: the finished hand
+        assert str(number) in screen.sub_title and str(number + 1) not in screen.sub_title.split("·")[0]
+        await pilot.press("enter")                   # «Next hand»
+        await settle(pilot, rounds=6)
+        assert not isinstance(app.screen, HandEndDialog)
+        assert screen.human_view().hand_number == number + 1 and screen.human_view().hand

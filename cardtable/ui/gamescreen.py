@@ -115,6 +115,9 @@ class GameScreen(Screen):
         # position whose optional move is being decided or shown, and the CPUs that declined theirs here.
         self._optional_step: tuple[tuple[Any, int], int] | None = None
         self._declined: tuple[tuple[Any, int], tuple[int, ...]] | None = None
+        # The hand just finished, as its last move left the table (the next one is already dealt in
+        # ``match``): what the table shows while its results are up (see :meth:`human_view`).
+        self._hand_over: Match | None = None
 
     @property
     def match(self) -> Match:
@@ -124,14 +127,33 @@ class GameScreen(Screen):
     def match(self, match: Match) -> None:       # a take-back or a practice deal: a new match
         self._table_match = match
         self._view = None
+        self._hand_over = None
 
     def human_view(self) -> Any:
         """What the human at this table sees, which is all the table draws from (issue 15: what a served
         or multi-human table will have). Made once per state: a move forgets it, and
         :meth:`fresh_view` (what ``refresh_table`` starts with) makes it again."""
         if self._view is None:
-            self._view = self.match.view(HUMAN)
+            if self.hand_over:           # the finished hand: nobody is to move in it
+                self._view = dataclasses.replace(self._hand_over.view(HUMAN), to_move=None, legal=())
+            else:
+                self._view = self.match.view(HUMAN)
         return self._view
+
+    @property
+    def hand_over(self) -> bool:
+        """Whether the table shows a finished hand behind its results (the next deal waits until the
+        player goes on; its view names nobody to move)."""
+        return self._hand_over is not None and self.pending_results is not None
+
+    def _keep_finished_hand(self, records: list[dict]) -> None:
+        """A move ended the hand and the next one was dealt: keep the finished hand to show."""
+        kinds = [record["type"] for record in records]
+        if "hand_end" in kinds and "deal" in kinds[kinds.index("hand_end"):]:
+            from cardtable.undo import finished_hand
+
+            self._hand_over = finished_hand(self.match)
+            self._view = None
 
     def fresh_view(self) -> Any:
         self._view = None
@@ -260,6 +282,8 @@ class GameScreen(Screen):
             self.replay_deal(self.pending_results["hand"])
             return
         self.pending_results = None
+        self._hand_over = None           # the next deal comes to the table now
+        self._view = None
         if choice == "later":
             self.action_continue_later()
             return
@@ -327,6 +351,7 @@ class GameScreen(Screen):
             self.start_check(before, move)
         self._view = None
         self.autosave(quiet=True)
+        self._keep_finished_hand(self.match.log[start:])
         self.after_move(seat, move, self.match.log[start:])
         self.refresh_table()
         self.schedule_cpu()
@@ -550,6 +575,7 @@ class GameScreen(Screen):
                 self.match.apply(move, seat)
                 self._view = None
                 self.autosave(quiet=True)
+                self._keep_finished_hand(self.match.log[start:])
                 self.after_move(seat, move, self.match.log[start:])
                 self.refresh_table()
         finally:
