@@ -368,3 +368,24 @@ async def test_the_finished_hand_stays_behind_its_results(tmp_path, example):
         await settle(pilot, rounds=6)
         assert not isinstance(app.screen, HandEndDialog)
         assert screen.human_view().hand_number == number + 1 and screen.human_view().hand
+
+
+async def test_the_showing_panel_highlights_what_enter_presses(tmp_path):
+    from cardtable.games.gongzhu import rules
+    from cardtable.ui.gongzhu import ShowPanel
+
+    spec = games.get("gongzhu")
+    seed = next(s for s in range(100) if rules.showable_in(spec.new_match(seed=s).hands[0]))
+    app = make_app(tmp_path, launch=("new", "gongzhu", spec.options_type(), seed, "normal"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        panel = app.screen
+        assert isinstance(panel, ShowPanel)
+        show, no = panel.query_one("#do-show", Button), panel.query_one("#no-show", Button)
+        assert _highlighted(app, no) and not show.display        # Enter now: play, showing nothing
+        await pilot.press("space")
+        await settle(pilot)
+        assert _highlighted(app, show) and not _highlighted(app, no)
+        no.focus()                                               # Tab onto «No, play»: Enter presses it
+        await settle(pilot)
+        assert app.focused is no and _highlighted(app, no) and not _highlighted(app, show)

@@ -115,6 +115,7 @@ class ShowPanel(AnswerOnce):
         self.query_one(Checkbox).focus()
         self.say("")
         self.query_one("#do-show", Button).display = False     # nothing ticked yet: «No, play» alone
+        self.mark_enter()
 
     def chosen(self) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if self.query_one(f"#show-{c.code}", Checkbox).value)
@@ -126,6 +127,18 @@ class ShowPanel(AnswerOnce):
         n = len(self.chosen())
         button.label = t("gz_show_n", n=max(n, 1))
         button.display = n > 0
+        self.mark_enter()
+
+    def on_descendant_focus(self) -> None:
+        self.mark_enter()
+
+    def mark_enter(self) -> None:
+        """While a card's box has the focus, Enter presses «Show n and play» (or «No, play» with none
+        ticked): that button is highlighted as a focused one is (``enter`` in app.tcss)."""
+        on_box = isinstance(self.focused, Checkbox) or self.focused is None
+        shows = bool(self.chosen())
+        self.query_one("#do-show", Button).set_class(on_box and shows, "enter")
+        self.query_one("#no-show", Button).set_class(on_box and not shows, "enter")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(self.chosen() if event.button.id == "do-show" else ())
