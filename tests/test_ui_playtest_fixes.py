@@ -389,3 +389,20 @@ async def test_the_showing_panel_highlights_what_enter_presses(tmp_path):
         no.focus()                                               # Tab onto «No, play»: Enter presses it
         await settle(pilot)
         assert app.focused is no and _highlighted(app, no) and not _highlighted(app, show)
+
+
+async def test_in_the_game_number_box_enter_starts_and_start_is_highlighted(tmp_path):
+    from textual.widgets import Input
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.start_game("guinote", ask=True)
+        await settle(pilot)
+        dialog = app.screen
+        start = dialog.query_one("#setup-start", Button)
+        assert app.focused is start and _highlighted(app, start)
+        dialog.query_one("#setup-seed", Input).focus()
+        await settle(pilot)
+        lit = [b for b in dialog.query(Button) if _highlighted(app, b)]
+        assert lit == [start]

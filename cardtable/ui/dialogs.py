@@ -248,6 +248,10 @@ class SetupDialog(AnswerOnce):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
 
+    def on_descendant_focus(self) -> None:
+        """In the game number's box Enter starts: the start button is highlighted then (app.tcss)."""
+        self.query_one("#setup-start", Button).set_class(isinstance(self.focused, Input), "enter")
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "setup-start":
             self.action_start()
