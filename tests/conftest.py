@@ -55,3 +55,13 @@ def pytest_sessionfinish(session, exitstatus):
     """Inside xdist's wrapper of this hook, so before the worker reports itself finished: the
     controller's 5 s for the worker to end start only after this collection."""
     _collect_then_freeze()
+
+
+@pytest.fixture
+def lang():
+    """Sets the interface language for one test (``lang("es")``) and puts the previous one back."""
+    from cardtable import i18n
+
+    before = i18n.language()
+    yield i18n.set_language
+    i18n.set_language(before)

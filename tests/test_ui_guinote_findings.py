@@ -4,7 +4,7 @@ short card notation, the neutral claim prompt, your own cantes and las últimas.
 
 import pytest
 
-from cardtable import games, i18n
+from cardtable import games
 from cardtable.cards import parse_spanish_card, spanish_deck
 from cardtable.games.guinote.state import Cante, GuinoteOptions
 from cardtable.saves import SaveStore
@@ -16,13 +16,6 @@ from tests.test_ui_guinote import launch, play_a_card, table
 from tests.ui_helpers import make_app, settle
 
 SPEC = games.get("guinote")
-
-
-@pytest.fixture
-def lang():
-    before = i18n.language()
-    yield i18n.set_language
-    i18n.set_language(before)
 
 
 def dialog_text(screen) -> str:

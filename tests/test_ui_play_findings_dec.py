@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from rich.cells import cell_len
 
-from cardtable import games, i18n
+from cardtable import games
 from cardtable.games.gongzhu import rules as gz_rules
 from cardtable.games.guinote.state import Exchange, GuinoteOptions
 from cardtable.i18n import t
@@ -20,13 +20,6 @@ from tests.ui_helpers import make_app, settle
 
 GN = games.get("guinote")
 GN_NORMAL = GN.bot("normal")
-
-
-@pytest.fixture
-def lang():
-    before = i18n.language()
-    yield i18n.set_language
-    i18n.set_language(before)
 
 
 def screen_text(app) -> str:

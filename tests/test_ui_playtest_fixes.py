@@ -15,13 +15,6 @@ from tests.ui_helpers import make_app, settle
 GUINOTE = games.get("guinote")
 
 
-@pytest.fixture
-def lang():
-    before = i18n.language()
-    yield i18n.set_language
-    i18n.set_language(before)
-
-
 # -- 3: a checker's cost and a hint's edge read as changes, never as a negative chance
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 @pytest.mark.parametrize("game", ["guinote", "gongzhu", "guandan"])
