@@ -865,7 +865,7 @@ class TableSession:
     def _broadcast_seats(self, kind: str, seat: int) -> None:
         for place in self.connected():
             self._emit(place, kind, {"seat": seat, "seats": [s.public() for s in self.seats],
-                                     "phase": self.phase, "host": self.host})
+                                     "phase": self.phase, "host": self.host}, view=self.phase != LOBBY)
 
     def _snapshot(self, seat: int) -> None:
         """Everything a seat needs to draw the table afresh (a join, a rejoin, a client that fell
