@@ -297,13 +297,18 @@ class StatsSink(Protocol):
 class CpuTurn:
     """A decision the CPU playing ``seat`` must make: its move (``optional`` False) or whether to make
     an optional move out of turn (None: it declines). ``position`` is what it is for: an answer for
-    another position is dropped by :meth:`TableSession.resolve`."""
+    another position is dropped by :meth:`TableSession.resolve`.
+
+    With ``automatic`` set it is no decision but a person's automatic move at a table with other people
+    (Guiñote's keep without the 7): the caller resolves it with that move when it likes, so that the
+    time it takes shows nothing (``view`` is None then)."""
 
     seat: int
     level: str
     view: Any
     optional: bool
     position: tuple[int, int]
+    automatic: Any = None
 
 
 class _OptionalAsk:
@@ -761,14 +766,31 @@ class TableSession:
                     return None
                 view = move if optional else self.match.view(seat)
                 return CpuTurn(seat, self.seats[seat].level, view, optional, self.position)
+            if self._times_automatic(seat, move):
+                return CpuTurn(seat, self.seats[seat].level, None, False, self.position, automatic=move)
             # An armed or automatic move: no decision to make; a forced move shows nothing (no pause).
             self._apply(seat, move, 0.0)
         return None
 
+    def _times_automatic(self, seat: int, move: Any) -> bool:
+        """Whether ``move`` is the automatic move of a person's seat at a table with other people here
+        (not an armed one: that the person chose), which the caller times (see :class:`CpuTurn`)."""
+        if not (self.shared and not self.seats[seat].cpu_plays and len(self.connected()) > 1):
+            return False
+        return move not in self.armed[seat] and move == self.match.automatic_move(seat)
+
     def resolve(self, turn: CpuTurn, move: Any) -> bool:
         """Make the decision ``move`` of ``turn`` (None: an optional move declined), if the table is
-        still where it was asked and the seat still a CPU's. Returns whether it changed anything."""
-        if turn.position != self.position or self.still() or not self.seats[turn.seat].cpu_plays:
+        still where it was asked and the seat still a CPU's (for an automatic turn: the move is still
+        the seat's automatic one). Returns whether it changed anything."""
+        if turn.position != self.position or self.still():
+            return False
+        if turn.automatic is not None:
+            if move != turn.automatic or move != self.match.automatic_move(turn.seat):
+                return False
+            self._apply(turn.seat, move, 0.0)
+            return True
+        if not self.seats[turn.seat].cpu_plays:
             return False
         if move is None:
             if not turn.optional:
@@ -789,7 +811,8 @@ class TableSession:
             turn = self.pending()
             if turn is None:
                 break
-            self.resolve(turn, thinker.decide(turn.level, turn.view))
+            self.resolve(turn, turn.automatic if turn.automatic is not None
+                         else thinker.decide(turn.level, turn.view))
             asked += 1
         return asked
 
@@ -802,7 +825,10 @@ class TableSession:
             turn = self.pending()
             if turn is None:
                 break
-            move = await asyncio.to_thread(thinker.decide, turn.level, turn.view)
+            if turn.automatic is not None:
+                move = turn.automatic
+            else:
+                move = await asyncio.to_thread(thinker.decide, turn.level, turn.view)
             self.resolve(turn, move)
             asked += 1
         return asked

@@ -473,3 +473,31 @@ def test_the_session_imports_no_textual_and_nothing_of_the_ui():
             "assert not bad, bad\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_persons_automatic_move_at_a_shared_table_is_the_callers_to_time():
+    # Guiñote's keep of a seat asked about the 7 without it: made at once, it would tell the other people
+    # that this person lacked the 7 (a person holding it takes time to choose). The session hands it to
+    # its caller, who makes it when it likes (run_cpus: at once); a CPU's is made as before.
+    thinker = BotThinker(games.get("guinote"))
+    for seed in range(60):
+        session = shared_table("guinote", seed=seed)
+        people = People(session)
+        for _ in range(400):
+            turn = session.pending()
+            people.read()
+            if turn is not None and turn.automatic is not None:
+                assert session.seats[turn.seat].person and not session.seats[turn.seat].cpu_plays
+                assert turn.automatic == session.match.automatic_move(turn.seat)
+                moves = len(session.match.moves)
+                assert session.pending() == turn                  # nothing made meanwhile
+                assert session.resolve(turn, turn.automatic)
+                assert session.match.moves[moves] == (turn.seat, turn.automatic)
+                assert not session.resolve(turn, turn.automatic)  # once
+                return
+            if turn is not None:
+                session.resolve(turn, thinker.decide(turn.level, turn.view))
+            elif not people.act():
+                break
+            people.read()
+    raise AssertionError("no person was asked about the 7 without holding it")
