@@ -14,6 +14,7 @@ from cardtable import games
 from cardtable.saves import SaveStore
 from cardtable.stats import StatsDB
 from cardtable.table import (
+    OUTBOX_LIMIT,
     Answer,
     BotThinker,
     CommandError,
@@ -26,6 +27,7 @@ from cardtable.table import (
     Start,
     TableSession,
     TakeBack,
+    WorkerThinker,
     command_from_json,
     read_code,
 )
@@ -501,3 +503,55 @@ def test_a_persons_automatic_move_at_a_shared_table_is_the_callers_to_time():
                 break
             people.read()
     raise AssertionError("no person was asked about the 7 without holding it")
+
+
+# ---------------------------------------------------------------- thinkers and drivers
+def _to_a_person_turn_after_cpu_plays(session: TableSession, run: Any) -> list:
+    people = People(session)
+    for _ in range(50):
+        run()
+        people.read()
+        to_move = session.match.to_move()
+        if (len(session.match.moves) >= 8 and session.match.view(0).phase == "play" and to_move is not None
+                and session.seats[to_move].person):
+            return list(session.match.moves)
+        assert people.act()
+        people.read()
+    raise AssertionError("no person's turn in the play phase")
+
+
+def test_the_worker_thinker_and_the_async_loop_make_the_bots_own_moves():
+    import asyncio
+
+    from cardtable import workers
+
+    spec = games.get("gongzhu")
+
+    def table() -> TableSession:
+        session = TableSession.create(spec, ALICE, "alice", seed=8, levels=("hard",) * 4, open_seats=(2,))
+        session.join(BOB, "bob")
+        session.submit(0, Start())
+        return session
+
+    plain = table()
+    expected = _to_a_person_turn_after_cpu_plays(plain, lambda: plain.run_cpus(BotThinker(spec)))
+    assert any(not plain.seats[seat].person for seat, _ in expected[4:])     # hard CPUs played cards
+    thinker = workers.Thinker(processes=False)                               # its calls in this thread
+    searched = table()
+    assert _to_a_person_turn_after_cpu_plays(
+        searched, lambda: searched.run_cpus(WorkerThinker(spec, thinker))) == expected
+    assert thinker.answered["thread"] > 0
+    waited = table()
+    assert _to_a_person_turn_after_cpu_plays(waited, lambda: asyncio.run(waited.run_cpus_async())) == expected
+
+
+def test_a_seat_that_stops_reading_loses_old_events_only_and_a_snapshot_catches_up():
+    session = shared_table("guandan", seed=6)
+    session.run_cpus()                           # Bob reads nothing from here on
+    for _ in range(OUTBOX_LIMIT + 10):
+        assert session.submit(2, Snapshot()).ok
+    events = session.drain(2)
+    assert len(events) == OUTBOX_LIMIT
+    assert [e.seq for e in events] == list(range(events[0].seq, events[0].seq + OUTBOX_LIMIT))
+    assert events[0].seq > 1                     # the oldest went
+    assert events[-1].type == "snapshot" and events[-1].view == session.match.view(2)
