@@ -391,7 +391,8 @@ class TableSession:
                seed: int | None = None, levels: Sequence[str] = ("normal",) * SEATS,
                open_seats: Iterable[int] = (1, 2, 3), **kwargs: Any) -> TableSession:
         """A new shared table in its lobby, its host (``host``, an identity) at seat 0. The seed is
-        drawn by :mod:`secrets` unless given (every seat is told the game number either way)."""
+        drawn by :mod:`secrets` unless given, and told to nobody before the match is over (it deals
+        every hand); a chosen seed is for tests and tools, never a host's choice at a table of friends."""
         seed = secrets.randbelow(2**31) if seed is None else seed
         match = spec.new_match(options, seed)
         opened = set(open_seats) - {0}
@@ -869,8 +870,8 @@ class TableSession:
             self._emit(place, "moved", data, view=True)
             if hand_end is not None:
                 self._emit(place, "hand_over", {"record": hand_end})
-            if match_end is not None:
-                self._emit(place, "match_over", {"record": match_end,
+            if match_end is not None:              # (the game number may be told now: nothing is hidden)
+                self._emit(place, "match_over", {"record": match_end, "seed": self.match.seed,
                                                  **dataclasses.asdict(self.match.outcome())})
         if hand_end is not None:
             self._release_results()
@@ -899,7 +900,9 @@ class TableSession:
         started — its view (none in the lobby: a hand seen there could choose a seat)."""
         request = self.request
         self._emit(seat, "snapshot", {
-            "code": self.code, "game": self.spec.name, "seed": self.match.seed, "phase": self.phase,
+            # Not the seed while the match goes on: it deals every hand (a seat could replay the deal).
+            "code": self.code, "game": self.spec.name, "phase": self.phase,
+            **({"seed": self.match.seed} if self.phase == OVER else {}),
             "host": self.host, "seats": [s.public() for s in self.seats], "to_move": self.match.to_move(),
             "results": self.results, "moves": len(self.match.moves),
             "take_back": None if request is None else {"seat": request.seat,

@@ -555,3 +555,24 @@ def test_a_seat_that_stops_reading_loses_old_events_only_and_a_snapshot_catches_
     assert [e.seq for e in events] == list(range(events[0].seq, events[0].seq + OUTBOX_LIMIT))
     assert events[0].seq > 1                     # the oldest went
     assert events[-1].type == "snapshot" and events[-1].view == session.match.view(2)
+
+
+def _values(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _values(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _values(item)
+    else:
+        yield value
+
+
+def test_no_seat_is_told_the_game_number_while_the_match_goes_on():
+    # The seed deals every hand: a player who knew it could replay the deal and see every card.
+    session = shared_table("gongzhu", seed=987_654_321)
+    people = People(session)
+    session.submit(2, Snapshot())
+    play(session, people, hands=1)
+    told = [value for seat in (0, 2) for event in people.events[seat] for value in _values(event.data)]
+    assert told and all(value not in (987_654_321, "987654321") for value in told)
