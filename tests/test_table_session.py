@@ -14,12 +14,15 @@ from cardtable import games
 from cardtable.saves import SaveStore
 from cardtable.stats import StatsDB
 from cardtable.table import (
+    ARMED_LIMIT,
     OUTBOX_LIMIT,
     Answer,
+    Arm,
     BotThinker,
     CommandError,
     Decline,
     Event,
+    Hint,
     NextHand,
     Play,
     Sit,
@@ -576,3 +579,43 @@ def test_no_seat_is_told_the_game_number_while_the_match_goes_on():
     play(session, people, hands=1)
     told = [value for seat in (0, 2) for event in people.events[seat] for value in _values(event.data)]
     assert told and all(value not in (987_654_321, "987654321") for value in told)
+
+
+def _alices_turn(session: TableSession, people: People) -> None:
+    play(session, people, hands=1, stop=lambda: session.match.to_move() == 0 and session.pending() is None
+         and session.results is None and len(session.match.legal_moves(0)) > 1)
+
+
+def test_an_armed_move_is_made_as_soon_as_it_is_legal_and_a_disarmed_one_never():
+    session = shared_table("gongzhu", seed=19)
+    people = People(session)
+    _alices_turn(session, people)
+    first, second = session.match.legal_moves(0)[:2]
+    arm = command_from_json(session.spec, {"cmd": "arm", "move": second.to_json()})
+    assert session.submit(0, arm).ok and session.submit(0, Arm(first)).ok
+    assert session.submit(0, Arm(first, on=False)).ok               # changed her mind
+    moves = len(session.match.moves)
+    session.run_cpus()
+    assert session.match.moves[moves] == (0, second) and session.armed[0] == []
+    cards = session.match.view(0).hand[:ARMED_LIMIT + 1]
+    replies = [session.submit(0, Arm(session.spec.match_type.parse_move(str(card)))) for card in cards]
+    assert all(reply.ok for reply in replies[:ARMED_LIMIT])
+    assert replies[-1].key == "table_armed_limit" and replies[-1].params == {"limit": ARMED_LIMIT}
+
+
+def test_hints_are_a_seats_own_and_off_by_default_with_two_people():
+    spec = games.get("gongzhu")
+    shared = shared_table("gongzhu", seed=23, thinker=BotThinker(spec))
+    people = People(shared)
+    _alices_turn(shared, people)
+    assert shared.submit(0, Hint()).key == "table_hints_off"
+    solo = TableSession.solo(spec, shared.match.clone(), ["human", "cpu:easy", "cpu:easy", "cpu:easy"],
+                             thinker=BotThinker(spec))
+    assert solo.hints
+    reply = solo.submit(0, Hint())
+    assert reply.ok and reply.data.move in solo.match.legal_moves(0)
+    chosen = TableSession.create(spec, ALICE, "alice", seed=23, open_seats=(2,), hints=True)
+    chosen.join(BOB, "bob")
+    chosen.submit(0, Start())
+    assert chosen.hints and chosen.match.to_move() != 2
+    assert chosen.submit(2, Hint()).key == "not_your_turn"
