@@ -37,6 +37,7 @@ CODE_LENGTH = 6
 NAME_LIMIT = 16
 OUTBOX_LIMIT = 256          # events kept per seat; a client that fell behind asks for a snapshot
 ARMED_LIMIT = 4             # moves a seat may have armed at once
+TABLE_VALUES = 12           # the values a save's ``table`` may hold (saves._small_flat_dict)
 LOCAL_OWNER = "local"       # the identity of the person at a terminal's own table
 _TAG = re.compile(r"^[0-9a-f]{16}$")
 
@@ -341,6 +342,8 @@ class TableSession:
     ``moved`` events) after a CPU's move; ``hints`` whether the seats may ask for hints;
     ``wait_for_optional`` whether the CPUs wait for a person's open optional moves (a shared table's
     rule; a solo screen arms them instead); ``stats_for(seat)`` gives a person's statistics (or None);
+    ``table_extra()`` the few plain values a screen saves with the match (``saves.envelope``'s
+    ``table``; a resumed one is in ``restored_table``);
     ``clock`` is the time the hand clocks and ``idle_since`` read."""
 
     def __init__(self, spec: GameSpec, match: Match, seats: Sequence[Seat], *, shared: bool = True,
@@ -349,6 +352,7 @@ class TableSession:
                  stats_for: Callable[[Seat], StatsSink | None] | None = None,
                  thinker: Thinker | None = None, cpu_delay: float = 0.6, hints: bool | None = None,
                  wait_for_optional: bool | None = None, take_backs: bool = True,
+                 table_extra: Callable[[], dict[str, Any]] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if len(seats) != SEATS or [seat.index for seat in seats] != list(range(SEATS)):
             raise ValueError("a table has four seats, numbered 0 to 3")
@@ -370,6 +374,8 @@ class TableSession:
         self.hints = hints if hints is not None else not (shared and self.people() > 1)
         self.wait_for_optional = shared if wait_for_optional is None else wait_for_optional
         self.take_backs = take_backs
+        self.table_extra = table_extra              # the screen's own answers, saved with the table
+        self.restored_table: dict[str, Any] | None = None     # what a resumed save held of them
         self.clock = clock
         self.undo_used = False
         self.save_error: SaveError | None = None
@@ -428,7 +434,9 @@ class TableSession:
         table = save.table or {}
         levels = ["normal" if index == 0 else player.split(":", 1)[1] for index, player in enumerate(save.players)]
         if not table.get("shared"):
-            return cls.solo(spec, match, save.players, store=store, slot=slot, **kwargs)
+            solo = cls.solo(spec, match, save.players, store=store, slot=slot, **kwargs)
+            solo.undo_used, solo.restored_table = save.undo, save.table
+            return solo
         if table.get("level0") in spec.bots:
             levels[0] = str(table["level0"])
         seats = []
@@ -938,9 +946,13 @@ class TableSession:
         in ``save_error``) or there is no store."""
         if self.store is None:
             return False
+        table = self.table_state() if self.shared else {}
+        if self.table_extra is not None:        # the table's own values first: a save keeps at most 12
+            for key, value in self.table_extra().items():
+                if len(table) < TABLE_VALUES and key not in table:
+                    table[key] = value
         try:
-            self.store.save(self.slot, self.match, self.players(), undo=self.undo_used,
-                            table=self.table_state() if self.shared else None)
+            self.store.save(self.slot, self.match, self.players(), undo=self.undo_used, table=table or None)
         except SaveError as exc:
             self.save_error = exc
             return False

@@ -619,3 +619,22 @@ def test_hints_are_a_seats_own_and_off_by_default_with_two_people():
     chosen.submit(0, Start())
     assert chosen.hints and chosen.match.to_move() != 2
     assert chosen.submit(2, Hint()).key == "not_your_turn"
+
+
+def test_a_solo_table_saves_as_the_solo_screens_do_and_resumes_solo(tmp_path):
+    spec = games.get("guinote")
+    store = SaveStore(tmp_path / "saves")
+    players = ["human", "cpu:easy", "cpu:normal", "cpu:easy"]
+    session = TableSession.solo(spec, spec.new_match(seed=31), players, store=store, slot="guinote-1",
+                                table_extra=lambda: {"claim_declined_hand": 1, "claim_declined_tricks": 4})
+    people = People(session)
+    session.submit(0, Snapshot())
+    play(session, people, hands=1, stop=lambda: len(session.match.moves) > 10)
+    saved = store.read("guinote-1")
+    assert saved.players == players and saved.moves and saved.table == {"claim_declined_hand": 1,
+                                                                      "claim_declined_tricks": 4}
+    assert [info.slot for info in store.list()] == ["guinote-1"]         # the solo slot list shows it
+    store.unlock_all()
+    resumed = TableSession.resume(SaveStore(tmp_path / "saves"), "guinote-1")
+    assert not resumed.shared and resumed.connected() == [0] and resumed.players() == players
+    assert resumed.match.moves == session.match.moves and resumed.restored_table == saved.table
