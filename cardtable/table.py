@@ -870,19 +870,31 @@ class TableSession:
             self.phase = OVER
         self.autosave()
         to_move = self.match.to_move()
+        finished = self._finished_hand(match_end is not None) if hand_end is not None else None
         for place in self.connected():
             data: dict[str, Any] = {"seat": seat, "number": len(self.match.moves), "pause": pause,
                                     "to_move": to_move}
             if place == seat:
                 data["move"] = move.to_json()
             self._emit(place, "moved", data, view=True)
-            if hand_end is not None:
-                self._emit(place, "hand_over", {"record": hand_end})
+            if hand_end is not None:               # its view: the finished hand, to show behind the results
+                shown = (dataclasses.replace(finished.view(place), to_move=None, legal=())
+                         if finished is not None else self.match.view(place))
+                self._emit(place, "hand_over", {"record": hand_end}, shown=shown)
             if match_end is not None:              # (the game number may be told now: nothing is hidden)
                 self._emit(place, "match_over", {"record": match_end, "seed": self.match.seed,
                                                  **dataclasses.asdict(self.match.outcome())})
         if hand_end is not None:
             self._release_results()
+
+    def _finished_hand(self, over: bool) -> Match | None:
+        """The table as the hand's last move left it: the match itself when it is over, else (the next
+        hand is dealt in the same move) the match replayed with that deal held back."""
+        if over:
+            return self.match
+        from cardtable.undo import finished_hand
+
+        return finished_hand(self.match)
 
     def _release_results(self) -> None:
         """The hand's results go when every person still here has gone on from them."""
@@ -893,9 +905,12 @@ class TableSession:
                 self._emit(place, "next_hand", {"to_move": self.match.to_move()}, view=True)
 
     # -- events
-    def _emit(self, seat: int, kind: str, data: dict[str, Any], view: bool = False) -> None:
+    def _emit(self, seat: int, kind: str, data: dict[str, Any], view: bool = False, shown: Any = None) -> None:
+        """Queue an event for ``seat``, with its view now (``view``) or the view ``shown``."""
         self._seq[seat] += 1
-        self._outboxes[seat].append(Event(kind, data, self.match.view(seat) if view else None, self._seq[seat]))
+        if view:
+            shown = self.match.view(seat)
+        self._outboxes[seat].append(Event(kind, data, shown, self._seq[seat]))
 
     def _broadcast_seats(self, kind: str, seat: int) -> None:
         for place in self.connected():
