@@ -428,8 +428,14 @@ class TableSession:
         seat is not connected until its owner joins again. Raises ``SaveError``."""
         from cardtable import games
 
+        held = store.holds(slot)
         store.lock(slot)
-        match, save = store.load(slot)
+        try:
+            match, save = store.load(slot)
+        except SaveError:
+            if not held:
+                store.unlock(slot)
+            raise
         spec = games.get(save.game)
         table = save.table or {}
         levels = ["normal" if index == 0 else player.split(":", 1)[1] for index, player in enumerate(save.players)]
@@ -445,7 +451,7 @@ class TableSession:
             tag, _, name = entry.partition(" ") if isinstance(entry, str) else ("", "", "")
             seat = Seat(index, levels[index])
             if _TAG.match(tag):
-                seat.owner, seat.name = tag, clean_name(name) or f"Player {index + 1}"
+                seat.owner, seat.name = tag, clean_name(name)
             seats.append(seat)
         phase = table.get("phase") if table.get("phase") in (LOBBY, PLAY, OVER) else PLAY
         host = table.get("host") if type(table.get("host")) is int and 0 <= table["host"] < SEATS else None
@@ -472,16 +478,19 @@ class TableSession:
         return next((seat.index for seat in self.seats if seat.owner == tag), None)
 
     def names(self) -> list[str]:
-        """The name of every seat (a CPU's is empty: the table names it by its place)."""
+        """The name of every seat (a CPU's, and a nameless person's, is empty: the screens name it by its
+        place)."""
         return [seat.name for seat in self.seats]
 
     def _take(self, seat: Seat, tag: str, name: str) -> None:
         seat.owner, seat.connected, seat.open = tag, True, False
-        seat.name = self._unique_name(clean_name(name) or f"Player {seat.index + 1}", seat.index)
+        seat.name = self._unique_name(clean_name(name), seat.index)
 
     def _unique_name(self, name: str, index: int) -> str:
+        """``name``, numbered when another person at the table has it (an empty name stays empty: the
+        screens name such a seat by its place, in the reader's language)."""
         taken = {seat.name for seat in self.seats if seat.index != index and seat.person}
-        if name not in taken:
+        if not name or name not in taken:
             return name
         for n in range(2, SEATS + 2):
             candidate = f"{name[:NAME_LIMIT - 2]} {n}"

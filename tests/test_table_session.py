@@ -644,3 +644,23 @@ def test_a_solo_table_saves_as_the_solo_screens_do_and_resumes_solo(tmp_path):
     resumed = TableSession.resume(SaveStore(tmp_path / "saves"), "guinote-1")
     assert not resumed.shared and resumed.connected() == [0] and resumed.players() == players
     assert resumed.match.moves == session.match.moves and resumed.restored_table == saved.table
+
+
+def test_names_are_cleaned_capped_unique_and_a_nameless_player_is_left_to_the_screen_to_name():
+    spec = games.get("gongzhu")
+    session = TableSession.create(spec, ALICE, "\x1b[31mAlice\u202e  the\tGreat and Terrible", seed=1)
+    assert session.seats[0].name == "[31mAlice the Gr"        # no ESC, no bidi override, 16 characters
+    assert session.join(BOB, "\x07\x1b").ok and session.seats[1].name == ""      # the screen names it
+    assert session.join(CAROL, "").ok and session.seats[2].name == ""             # both nameless: no number
+    assert session.seats[1].person and session.seats[2].person
+
+
+def test_a_damaged_table_slot_is_refused_and_left_unlocked(tmp_path):
+    from cardtable.saves import SaveError
+
+    store = SaveStore(tmp_path / "tables")
+    store.directory.mkdir(parents=True)
+    store.path("table-ABCDEF").write_text('{"format": "cardtable-save", "schema": 1, "game": "gongzhu"}')
+    with pytest.raises(SaveError):
+        TableSession.resume(store, "table-ABCDEF")
+    assert not store.holds("table-ABCDEF")
