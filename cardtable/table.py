@@ -965,6 +965,15 @@ class TableSession:
                 state[f"seat{seat.index}"] = "open"
         return state
 
+    def history(self) -> list[dict[str, Any]]:
+        """The match's hand history (docs/history-format.md): its ``match`` line, with ``players`` as
+        ``human`` or ``cpu:LEVEL`` and the seats' ``names``, then the log. It holds the seed and the
+        deals: give it to the players only once the match is over."""
+        players = ["human" if seat.person else f"cpu:{seat.level}" for seat in self.seats]
+        head = self.match.match_record(players)
+        head["names"] = self.names()
+        return [head, *self.match.log]
+
     def autosave(self) -> bool:
         """Save the table now (a shared table with its seats); False when it could not be (the reason
         in ``save_error``) or there is no store."""

@@ -664,3 +664,18 @@ def test_a_damaged_table_slot_is_refused_and_left_unlocked(tmp_path):
     with pytest.raises(SaveError):
         TableSession.resume(store, "table-ABCDEF")
     assert not store.holds("table-ABCDEF")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_shared_tables_history_is_valid_under_the_history_format(name):
+    from cardtable import history
+
+    session = shared_table(name, seed=29)
+    play(session, People(session), hands=1)
+    records = session.history()
+    head = records[0]
+    assert head["players"] == ["human", "cpu:easy", "human", "cpu:easy"]
+    assert head["names"] == ["alice", "", "bob", ""]
+    lines = [history.dumps(record) for record in records]
+    replayed = history.replay(list(history.read_records(lines)))
+    assert replayed.moves == session.match.moves and replayed.log == session.match.log
