@@ -184,6 +184,11 @@ def test_two_people_play_whole_hands_with_the_results_of_the_same_moves_through_
         for person in (0, 2):                                      # each seat was shown this move
             assert told[person][number] == replay.view(person)
     assert people_moved == {0, 2}
+    # The pauses are data: a CPU's move is shown for the CPU delay, a person's and a silent one not at all.
+    for event in (e for e in people.events[0] if e.type == "moved"):
+        mover, move = match.moves[event.data["number"] - 1]
+        cpu_made = mover in cpu and not match.silent(move)
+        assert event.data["pause"] == (session.cpu_delay if cpu_made else 0.0)
     assert replay.log == match.log
     assert replay.outcome() == match.outcome()
     hand_ends = [r for r in replay.log if r["type"] == "hand_end"]
