@@ -684,3 +684,31 @@ def test_a_shared_tables_history_is_valid_under_the_history_format(name):
     lines = [history.dumps(record) for record in records]
     replayed = history.replay(list(history.read_records(lines)))
     assert replayed.moves == session.match.moves and replayed.log == session.match.log
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 60) | st.text(max_size=6)
+                     | st.sampled_from(["QS", "10C", "1O", "7O", "12E", "SJ", "3H", "nothing", "single"]),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                         st.sampled_from(["play", "show", "as", "type", "key", "exchange", "cante", "claim",
+                                          "pass", "tribute", "return", "keep", "x"]), inner, max_size=3),
+                     max_leaves=10)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=60, deadline=None)
+@given(move=_JSON, cmd=st.sampled_from(["play", "arm", "fly", None]), seat=st.integers(0, 3))
+def test_whatever_a_client_sends_is_a_command_or_a_refusal_never_a_crash(name, move, cmd, seat):
+    session = shared_table(name, seed=3)
+    moves = list(session.match.moves)
+    try:
+        command = command_from_json(session.spec, {"cmd": cmd, "move": move})
+    except CommandError as exc:
+        assert exc.key in ("table_bad_command", "table_bad_move") and exc.reason
+        return
+    reply = session.submit(seat, command)
+    if not reply.ok:
+        assert reply.key and reply.reason and session.match.moves == moves
+    elif isinstance(command, Play):        # a legal move: made for that seat, nothing else
+        assert session.match.moves == [*moves, (seat, command.move)]
+    else:
+        assert session.match.moves == moves and session.armed[seat] == [command.move]
