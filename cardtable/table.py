@@ -836,7 +836,9 @@ class TableSession:
 
     async def run_cpus_async(self, thinker: Thinker | None = None, limit: int = 100_000) -> int:
         """:meth:`run_cpus` with each decision asked in a thread (the event loop never waits on a
-        search); what changed meanwhile (a person's move, a rejoin) drops the late answer."""
+        search); what changed meanwhile (a person's move, a rejoin) drops the late answer. The session
+        itself is not thread-safe: ``pending``, ``resolve`` and the commands run on the loop's thread,
+        only the thinker's decision in another."""
         thinker = self._thinker(thinker)
         asked = 0
         while asked < limit:
