@@ -142,9 +142,16 @@ def _die_with_parent(parent: int) -> Any:
     return preexec
 
 
+def redact(path: str) -> str:
+    """A request's path for the log, without the token or a guess at it (the websocket's path holds it;
+    the page's is in the query, never logged)."""
+    return "/ws/…" if path.startswith("/ws/") else path
+
+
 def build_server(argv: list[str], host: str, port: int, token: str, listening: socket.socket) -> Any:
     """The aiohttp application around textual-serve's pieces (imported here: the extra is optional)."""
     from aiohttp import WSMsgType, web
+    from aiohttp.abc import AbstractAccessLogger
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
@@ -184,6 +191,13 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
                     os.killpg(process.pid, sig)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(process.wait(), grace)
+
+    class AccessLog(AbstractAccessLogger):
+        """One line a request: who, what (path only, no query, no token), the status."""
+
+        def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+            self.logger.info("%s %s %s %s", request.remote, request.method, redact(request.path),
+                             response.status)
 
     class CardTableServer(Server):
         def __init__(self) -> None:
@@ -287,8 +301,8 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
             asyncio.set_event_loop(loop)
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(sig, self.request_exit)
-            web.run_app(self._make_app(), sock=listening, handle_signals=False, loop=loop,
-                        print=None, shutdown_timeout=QUIT_GRACE + 2 * HANGUP_GRACE + 1)
+            web.run_app(self._make_app(), sock=listening, handle_signals=False, loop=loop, print=None,
+                        access_log_class=AccessLog, shutdown_timeout=QUIT_GRACE + 2 * HANGUP_GRACE + 1)
 
     return CardTableServer()
 
