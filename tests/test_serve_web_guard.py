@@ -91,6 +91,10 @@ async def test_a_page_of_another_origin_cannot_open_a_table(served):
         assert children_of(served.process.pid) == [], "a refused websocket started a tab"
         ws, _tab = await _open_tab(session, served)      # the page's own origin opens one
         await ws.close()
+    log_file = served.home / "serve-web.log"
+    # The websocket's line is written when its tab has ended (the server asks it to quit first).
+    assert await asyncio.to_thread(wait_until, lambda: "/ws/… 101" in log_file.read_text(errors="replace"), 20)
+    assert log_file.read_text(errors="replace").count(served.token) == 1     # printed once, never logged
 
 
 async def test_a_request_for_another_host_name_is_refused(served):
