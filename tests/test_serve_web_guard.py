@@ -197,3 +197,34 @@ async def test_no_tab_outlives_the_server(served, sig):
     slot = next(saves.glob("gongzhu-*.json")).stem
     _match, data = SaveStore(saves).load(slot)       # the tab's save survived its server, readable
     assert data.game == "gongzhu"
+
+
+@pytest.mark.parametrize("header,host,port,allowed", [
+    ("127.0.0.1:8000", "127.0.0.1", 8000, True),
+    ("localhost:8000", "127.0.0.1", 8000, True),
+    ("[::1]:8000", "::1", 8000, True),
+    ("127.0.0.1:8001", "127.0.0.1", 8000, False),
+    ("127.0.0.1", "127.0.0.1", 8000, False),
+    ("evil.example:8000", "127.0.0.1", 8000, False),
+    ("localhost.evil.example:8000", "localhost", 8000, False),
+    ("192.168.1.5:8000", "0.0.0.0", 8000, True),          # bound to every address: any IP literal
+    ("[fe80::1]:8000", "::", 8000, True),
+    ("rebind.evil.example:8000", "0.0.0.0", 8000, False),
+    ("Cards.Lan:8000", "cards.lan", 8000, True),
+    ("cards.lan", "cards.lan", 80, True),
+    ("", "127.0.0.1", 8000, False), ("[::1:8000", "::1", 8000, False), ("127.0.0.1:80x", "127.0.0.1", 80, False),
+])
+def test_which_host_headers_name_this_server(header, host, port, allowed):
+    from cardtable.serve.web import host_allowed
+
+    assert host_allowed(header, host, port) is allowed
+
+
+@pytest.mark.parametrize("width,height,expected", [
+    ("100000", "100000", (1000, 1000)), (0, -5, (10, 5)), ("80", "24", (80, 24)), (None, None, (80, 24)),
+    ("9" * 5000, "x", (80, 24)), (float("inf"), float("nan"), (80, 24)), (True, 120.7, (80, 120)),
+])
+def test_terminal_sizes_are_clamped(width, height, expected):
+    from cardtable.serve.web import clamp_size
+
+    assert clamp_size(width, height) == expected
