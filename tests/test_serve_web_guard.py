@@ -141,7 +141,7 @@ async def test_a_huge_terminal_size_is_clamped(served):
         assert (environ[b"COLUMNS"], environ[b"ROWS"]) == (b"1000", b"1000")
         assert await _rows_drawn(ws, until_row=1000) == 1000
         # Malformed messages are dropped; a resize far too big is clamped: the tab draws 1000 rows.
-        for raw in ("not json", "{}", "[]", '["resize", "big"]', '["stdin", 5]', '["resize", {"width": 1e400}]'):
+        for raw in ("not json", "{}", "[]", "[" * 100_000, '["resize", "big"]', '["stdin", 5]', '["resize", {"width": 1e400}]'):
             await ws.send_str(raw)
         await ws.send_str(json.dumps(["resize", {"width": 10, "height": 10}]))
         assert await _rows_drawn(ws, until_row=10) == 10

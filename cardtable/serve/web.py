@@ -272,7 +272,7 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
                     continue
                 try:
                     envelope = json.loads(message.data)
-                except ValueError:
+                except (ValueError, RecursionError):     # not JSON, or nested past the parser's depth
                     continue
                 if not isinstance(envelope, list) or not envelope:
                     continue
