@@ -10,10 +10,6 @@ import asyncio
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -25,7 +21,7 @@ pytest.importorskip("textual_serve")
 playwright_api = pytest.importorskip("playwright.async_api",
                                      reason="the browser test needs playwright (pip install '.[test]')")
 
-from cardtable.serve import package_root
+from tests.web_helpers import web_server as served_web
 
 CHROMIUM = os.environ.get("CARDTABLE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -34,39 +30,10 @@ pytestmark = pytest.mark.skipif(
 WAIT = 40.0
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def web_server(tmp_path):
-    port = _free_port()
-    env = {**os.environ, "CARDTABLE_HOME": str(tmp_path), "PYTHONPATH": package_root(), "LANG": "C.UTF-8"}
-    server = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "web", "--port", str(port)],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              start_new_session=True)
-    deadline = time.monotonic() + WAIT
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                out = server.stdout.read().decode(errors="replace") if server.stdout else ""
-                server.kill()
-                pytest.fail(f"serve web did not start: {out}")
-            time.sleep(0.1)
-    try:
-        yield f"http://127.0.0.1:{port}", tmp_path
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+    with served_web(tmp_path / "home") as served:
+        yield served.url, served.home
 
 
 class PageTerminal:
@@ -111,6 +78,11 @@ async def test_a_gongzhu_card_played_in_the_browser(web_server):
         try:
             page = await browser.new_page(viewport={"width": 1200, "height": 800})
             page.on("websocket", terminal.attach)
+            requests: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            refused: list[str] = []
+            page.on("console", lambda message: refused.append(message.text)
+                    if "Content Security Policy" in message.text else None)
             await page.goto(url)
             await terminal.wait_for("Choose a game")
             await page.click("#terminal")                   # keys go to the terminal, as a player's would
@@ -129,5 +101,9 @@ async def test_a_gongzhu_card_played_in_the_browser(web_server):
             shot = Path(home) / "serve-web.png"
             await page.screenshot(path=str(shot))
             assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+            # Nothing was asked of another server (no font from a CDN): the page works offline.
+            own = url.split("/?", 1)[0] + "/"
+            assert requests and all(r.startswith(own) for r in requests), requests
+            assert refused == [], refused
         finally:
             await browser.close()

@@ -79,6 +79,7 @@ class CardTableApp(App[None]):
         self.exit_message: str | None = None
         self._key_screens: OrderedDict[int, Any] = OrderedDict()    # key event id → screen it was typed at
         self._quit_waits = 0
+        self._hung_up = False
 
     # -- lifecycle
     def get_default_screen(self) -> Any:
@@ -114,10 +115,20 @@ class CardTableApp(App[None]):
         except (NotImplementedError, RuntimeError, ValueError, AttributeError):
             pass   # not on the main thread (tests) or no such signal on this platform
 
+    def get_driver_class(self) -> Any:
+        """Textual's driver, watched for a terminal that vanishes without a SIGHUP (cardtable.ui.hangup)."""
+        from cardtable.ui.hangup import watched_driver
+
+        return watched_driver(super().get_driver_class(), self._on_hangup)
+
     def _on_hangup(self) -> None:
-        """A dropped SSH connection (SIGHUP) or SIGTERM: save the running game and leave. The terminal
-        may be gone, and Textual's writer thread can then block for ever on it (~40 % of closed
-        terminals left a process behind): once the games are saved, the process ends for sure."""
+        """A dropped SSH connection (SIGHUP), SIGTERM or a terminal gone without a signal: save the
+        running game and leave. The terminal may be gone, and Textual's writer thread can then block for
+        ever on it (~40 % of closed terminals left a process behind): once the games are saved, the
+        process ends for sure."""
+        if self._hung_up:
+            return
+        self._hung_up = True
         self.autosave()
         self.close_thinker()
         exit_for_sure(HANGUP_GRACE)
