@@ -125,10 +125,15 @@ class CardTableApp(App[None]):
 
     @functools.cached_property
     def statistics(self) -> Any:
-        """The statistics database, behind its own thread (created on first use)."""
+        """The statistics database, behind its own thread (created on first use). What goes wrong with
+        it (a full disk, a lock, a damaged file) is said at the table, once per session."""
         from cardtable.stats import StatsService
 
-        return StatsService()
+        return StatsService(on_notice=self._statistics_notice)
+
+    def _statistics_notice(self, notice: Any) -> None:
+        """Called in the statistics thread: ``notify`` posts a message, which is thread-safe."""
+        self.notify(notice.text, severity="warning", markup=False, timeout=12)
 
     def close_statistics(self) -> None:
         """Wait for the last statistics write (called once the app has stopped)."""
