@@ -333,13 +333,18 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
     from rich.console import Console
 
-    from cardtable.stats import StatsDB, format_row, summary_columns
+    from cardtable.stats import StatsDB, StatsError, format_row, summary_columns
 
     game = _spec(args.game).name if args.game else None
     db = StatsDB()
-    rows = db.summary(game)
+    try:
+        rows = db.summary(game)
+    except StatsError as exc:          # an unusable home: one line, like `cardtable saves`
+        raise CliError(safetext.clean(exc.notice.text)) from None
+    finally:
+        db.close()
     if db.notice:
-        print(f"cardtable: {db.notice}", file=sys.stderr)
+        print(f"cardtable: {safetext.clean(db.notice.text)}", file=sys.stderr)
     if args.json:
         out.write(json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=1) + "\n")
         return 0

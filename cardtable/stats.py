@@ -183,8 +183,9 @@ class Notice:
 # the disk; read_only: the file or its directory cannot be written; newer: written by a newer cardtable
 # (read, never changed); error: any other failure of SQLite or the file system. «_lost» variants: the
 # hand could not even be kept in the pending file beside the database (it is kept until the app closes).
-NOTICE_KINDS = ("damaged", "busy", "busy_lost", "full", "full_lost", "read_only",
-                "read_only_lost", "newer", "error", "error_lost")
+# read_only_open: opened read-only for reading; unavailable: nothing can be read at all.
+NOTICE_KINDS = ("damaged", "busy", "busy_lost", "full", "full_lost", "read_only", "read_only_lost",
+                "read_only_open", "newer", "error", "error_lost", "unavailable")
 
 
 class StatsError(Exception):
@@ -308,7 +309,7 @@ class StatsDB:
         except sqlite3.OperationalError as exc:
             if failure_kind(exc) != "read_only" or self.memory or not self.path.is_file():
                 raise
-            why = Notice("read_only", (("reason", _reason(exc)),))
+            why = Notice("read_only_open", (("reason", _reason(exc)),))
         conn = self._connect(writable=False)       # left alone: read, never written
         self.read_only = True
         self._read_only_why = why
@@ -402,9 +403,8 @@ class StatsDB:
         except (sqlite3.Error, OSError) as exc:
             newer = self._read_only_why if self.read_only and self._read_only_why else None
             self.close()
-            kind = failure_kind(exc)
             notice = (newer if newer is not None and newer.kind == "newer" else
-                      Notice("error" if kind in ("damaged", "newer") else kind, (("reason", _reason(exc)),)))
+                      Notice("unavailable", (("reason", _reason(exc)),)))
             self.notice = notice
             raise StatsError(notice) from None
 
