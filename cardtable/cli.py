@@ -202,11 +202,14 @@ def _list(store) -> list:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from cardtable.settings import load_settings
+    from cardtable.settings import read_settings
 
-    settings = load_settings()
+    settings, problem = read_settings()
     i18n.set_language(args.lang or settings.language or i18n.detect_language())
     command = args.command
+    notices = (problem.text,) if problem is not None else ()
+    if notices and command not in (None, "new", "continue"):      # the table says it at the table
+        print(f"cardtable: {notices[0]}", file=sys.stderr)
     if command == "saves":
         return _cmd_saves(args, sys.stdout)
     if command == "sim":
@@ -247,7 +250,7 @@ def _run(args: argparse.Namespace) -> int:
             launch = _continue(args, store)
         _check_terminal()
         _check_save_dir(store)
-        return _start_app(args, settings, launch, store)
+        return _start_app(args, settings, launch, store, notices)
     finally:
         store.unlock_all()
 
@@ -310,14 +313,15 @@ def _ask_read_only(slot: str) -> bool:
     raise CliError(f"{busy} ({i18n.t('slot_busy_hint')})")
 
 
-def _start_app(args: argparse.Namespace, settings, launch, store) -> int:
+def _start_app(args: argparse.Namespace, settings, launch, store, notices: tuple[str, ...] = ()) -> int:
     if not output.can_encode_unicode(sys.__stderr__):
         # The table is drawn through stderr: on an ASCII-only terminal the cards are drawn in ASCII
         # for this session (the rest is transliterated by the output error handler).
         settings = dataclasses.replace(settings, card_style="ascii")
     from cardtable.ui.app import CardTableApp
 
-    app = CardTableApp(store=store, settings=settings, launch=launch, language_override=args.lang)
+    app = CardTableApp(store=store, settings=settings, launch=launch, language_override=args.lang,
+                       notices=notices)
     try:
         app.run()
     finally:
