@@ -366,31 +366,72 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    """The slot is checked as `continue` checks it (read, validated, replayed: the same one-line errors),
+    then its history is written to a temp file beside the target and renamed: a failure leaves no
+    partial file. To the standard output, a reader that goes away ends it quietly (status 141)."""
     from cardtable.history import HistoryWriter
-    from cardtable.saves import SaveError
+    from cardtable.saves import SaveError, rebuild
 
     store = _store(args)
     try:
         data = store.read(args.slot)
+        rebuild(args.slot, data)
     except SaveError as exc:
         raise CliError(i18n.t("save_damaged", slot=exc.slot, reason=exc.text)) from None
     spec = games.get(data.game)
     fresh = spec.new_match(spec.options_type.from_dict(data.options), data.seed)
-    try:
-        stream = sys.stdout if str(args.history) == "-" else args.history.open("w", encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
-    try:
+    moves = [(seat, fresh.decode_move(move)) for seat, move in data.moves]
+
+    def write(stream: TextIO) -> None:
         writer = HistoryWriter(stream, fresh, data.players)
-        for seat, move in data.moves:
-            writer.apply(fresh.decode_move(move), seat)
+        for seat, move in moves:
+            writer.apply(move, seat)
         stream.flush()
-    except OSError as exc:
-        raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
-    finally:
-        if stream is not sys.stdout:
-            stream.close()
+
+    if str(args.history) == "-":
+        write(sys.stdout)         # a reader that went away or a full disk: output.guarded says it
+    else:
+        _write_export(args.history, write)
     return 0
+
+
+def _write_export(target: Path, write) -> None:
+    """``write(stream)`` into a temp file in ``target``'s directory, then rename it to ``target``."""
+    import stat
+    import tempfile
+
+    shown = safetext.clean(str(target), 300)
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    try:
+        if mode is not None and stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory")
+        if mode is not None and not stat.S_ISREG(mode):     # /dev/null, a FIFO: a stream, never replaced
+            with target.open("w", encoding="utf-8") as stream:
+                write(stream)
+            return
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise CliError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            write(stream)
+            os.fsync(stream.fileno())
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, target)
+    except OSError as exc:
+        raise CliError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:
