@@ -69,9 +69,13 @@ def _read_bytes(path: Path) -> tuple[bytes | None, SettingsProblem | None]:
     where = (("path", safetext.clean(str(path), safetext.SHORT * 2)),)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None, None
     except OSError as exc:
+        try:
+            os.stat(path)
+        except OSError:       # the directory itself cannot be searched: the command says so for the saves
+            return None, None
         return None, SettingsProblem("settings_ignored_unreadable",
                                      (*where, ("reason", safetext.clean(exc.strerror or str(exc)))))
     try:

@@ -103,3 +103,22 @@ async def test_the_table_says_it_once(tmp_path):
         await pilot.pause()
         said = [n.message for n in app._notifications]
         assert said.count(problem.text) == 1
+
+
+def test_an_unreadable_file_is_said_but_an_unusable_home_is_left_to_the_command(tmp_path):
+    from tests.test_chaos import run_unprivileged
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text('{"cpu_speed": "fast"}')
+    try:
+        (home / "settings.json").chmod(0)
+        out = run_unprivileged(["rules", "guinote"], home)
+        assert out.returncode == 0 and "settings.json was ignored" in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+        home.chmod(0)
+        out = run_unprivileged(["rules", "guinote"], home)
+        assert out.returncode == 0 and out.stderr == ""
+    finally:
+        home.chmod(0o700)
+        (home / "settings.json").chmod(0o600)
