@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("what", nargs="?", default="all",
                        help="all, startup, memory (RSS while a table plays hands), decisions (the search levels' decision "
                             "times, wall and CPU, per game), keys (key latency while a hard CPU thinks), "
-                            "or a game name")
+                            "chaos (mutated saves, hostile settings, a full, locked or read-only statistics "
+                            "database, odd lock paths: tries and failures), or a game name")
     bench.add_argument("--seconds", type=float, default=3.0,
                        help=f"time per measurement, more than 0 and at most {MAX_BENCH_SECONDS:g} (default 3)")
     bench.add_argument("--hands", type=_hands, default=20, help="hands the memory bench plays (1-200, default 20)")
