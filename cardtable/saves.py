@@ -497,7 +497,7 @@ class SaveStore:
                 if odd_name and exc.key != "save_why_file_name":
                     exc = SaveError(slot, "the file name is not a slot name (1-64 letters, digits, '-' or "
                                           "'_', starting with a letter or digit)", "save_why_file_name")
-                if save is not None and exc.key in ("save_why_replay", "save_why_unknown_game"):
+                if save is not None and (exc.key == "save_why_replay" or exc.key == "save_why_unknown_game"):
                     infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, exc.reason,
                                           save.progress, exc.key, tuple(exc.params.items())))
                 else:

@@ -43,18 +43,22 @@ def settings_path() -> Path:
     return user_config_path("cardtable", appauthor=False) / "settings.json"
 
 
-@dataclasses.dataclass(frozen=True)
 class SettingsProblem:
-    """Why settings.json (or some of its values) was ignored: a catalogue key and its parameters."""
+    """Why settings.json (or some of its values) was ignored: a catalogue key and its parameters, said
+    in the language chosen once the settings are read (:attr:`text`)."""
 
-    key: str
-    params: tuple[tuple[str, Any], ...] = ()
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
 
     @property
     def text(self) -> str:
         from cardtable.i18n import t
 
-        return t(self.key, **dict(self.params))
+        return t(self.key, **self.params)
+
+    def __repr__(self) -> str:
+        return f"SettingsProblem({self.key!r}, **{self.params!r})"
 
 
 # Each setting and the values it may take (a value of another type, e.g. a list, is ignored too).
@@ -66,7 +70,7 @@ CHOICES: dict[str, tuple[str, ...]] = {"language": tuple(LANGUAGES), "card_style
 def _read_bytes(path: Path) -> tuple[bytes | None, SettingsProblem | None]:
     """The file's bytes, read without ever blocking: only a regular file of at most
     MAX_SETTINGS_BYTES (a FIFO, a device or a directory is not opened for reading)."""
-    where = (("path", safetext.clean(str(path), safetext.SHORT * 2)),)
+    where = safetext.clean(str(path), safetext.SHORT * 2)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except (FileNotFoundError, NotADirectoryError):
@@ -76,23 +80,23 @@ def _read_bytes(path: Path) -> tuple[bytes | None, SettingsProblem | None]:
             os.stat(path)
         except OSError:       # the directory itself cannot be searched: the command says so for the saves
             return None, None
-        return None, SettingsProblem("settings_ignored_unreadable",
-                                     (*where, ("reason", safetext.clean(exc.strerror or str(exc)))))
+        return None, SettingsProblem("settings_ignored_unreadable", path=where,
+                                     reason=safetext.clean(exc.strerror or str(exc)))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return None, SettingsProblem("settings_ignored_not_file", where)
+            return None, SettingsProblem("settings_ignored_not_file", path=where)
         if info.st_size > MAX_SETTINGS_BYTES:
-            return None, SettingsProblem("settings_ignored_too_large", (*where, ("limit", MAX_SETTINGS_BYTES)))
+            return None, SettingsProblem("settings_ignored_too_large", path=where, limit=MAX_SETTINGS_BYTES)
         with os.fdopen(fd, "rb", closefd=False) as handle:
             raw = handle.read(MAX_SETTINGS_BYTES + 1)
     except OSError as exc:
-        return None, SettingsProblem("settings_ignored_unreadable",
-                                     (*where, ("reason", safetext.clean(exc.strerror or str(exc)))))
+        return None, SettingsProblem("settings_ignored_unreadable", path=where,
+                                     reason=safetext.clean(exc.strerror or str(exc)))
     finally:
         os.close(fd)
     if len(raw) > MAX_SETTINGS_BYTES:        # it grew while we read
-        return None, SettingsProblem("settings_ignored_too_large", (*where, ("limit", MAX_SETTINGS_BYTES)))
+        return None, SettingsProblem("settings_ignored_too_large", path=where, limit=MAX_SETTINGS_BYTES)
     return raw, None
 
 
@@ -105,13 +109,13 @@ def read_settings(path: Path | None = None) -> tuple[Settings, SettingsProblem |
     raw, problem = _read_bytes(path)
     if raw is None:
         return settings, problem
-    where = (("path", safetext.clean(str(path), safetext.SHORT * 2)),)
+    where = safetext.clean(str(path), safetext.SHORT * 2)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):         # not UTF-8, not JSON, nested too deep, a huge number
-        return settings, SettingsProblem("settings_ignored_not_json", where)
+        return settings, SettingsProblem("settings_ignored_not_json", path=where)
     if not isinstance(data, dict):
-        return settings, SettingsProblem("settings_ignored_not_object", where)
+        return settings, SettingsProblem("settings_ignored_not_object", path=where)
     bad = []
     for name, choices in CHOICES.items():
         if name not in data or (name == "language" and data[name] is None):
@@ -122,7 +126,7 @@ def read_settings(path: Path | None = None) -> tuple[Settings, SettingsProblem |
         else:
             bad.append(name)
     if bad:
-        return settings, SettingsProblem("settings_values_ignored", (*where, ("names", ", ".join(bad))))
+        return settings, SettingsProblem("settings_values_ignored", path=where, names=", ".join(bad))
     return settings, None
 
 
