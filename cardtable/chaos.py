@@ -93,10 +93,15 @@ def _base_saves(rng: random.Random) -> list[bytes]:
         spec = games.get(name)
         match = spec.new_match(seed=rng.randrange(1000))
         bot = spec.bot("easy")
+
+        def bots(seat: int, bot: Any = bot) -> Any:
+            return bot
+
         for _ in range(rng.randrange(5, 60)):
-            if match.to_move() is None:
+            step = next_cpu_move(match, bots) if match.to_move() is not None else None
+            if step is None:
                 break
-            seat, move = next_cpu_move(match, lambda s, bot=bot: bot)
+            seat, move = step
             match.apply(move, seat)
         found.append(json.dumps(envelope(match, PLAYERS), separators=(",", ":")).encode())
     return found
@@ -207,15 +212,21 @@ def mutated_saves(root: Path, rng: random.Random, deadline: float, limit: int) -
 
 
 # ---------------------------------------------------------------- hostile settings
-def _settings_cases(rng: random.Random) -> list[tuple[str, Callable[[Path], None]]]:
-    def content(data: bytes) -> Callable[[Path], None]:
+def _sparse_file(path: Path) -> None:
+    """A 64 MiB file that takes no room (a hole)."""
+    path.touch()
+    os.truncate(path, 64 * 1024 * 1024)
+
+
+def _settings_cases(rng: random.Random) -> list[tuple[str, Callable[[Path], object]]]:
+    def content(data: bytes) -> Callable[[Path], object]:
         return lambda path: path.write_bytes(data)
 
-    cases: list[tuple[str, Callable[[Path], None]]] = [
+    cases: list[tuple[str, Callable[[Path], object]]] = [
         ("wrong type", content(b'{"cpu_speed": []}')),
         ("5,000 nested objects", content(b'{"a":' * 5000 + b"1" + b"}" * 5000)),
         ("5,000 nested lists", content(b"[" * 5000 + b"]" * 5000)),
-        ("huge file", lambda path: path.open("wb").truncate(64 * 1024 * 1024)),
+        ("huge file", _sparse_file),
         ("directory", lambda path: path.mkdir()),
         ("not UTF-8", content(b"\xff\xfe\x00")),
         ("a huge number", content(b'{"cpu_speed": ' + b"9" * 5000 + b"}")),

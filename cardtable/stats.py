@@ -241,7 +241,7 @@ def _reason(exc: BaseException) -> str:
 PENDING_SUFFIX = ".pending.json"
 MAX_PENDING = 5_000                  # hands kept for later, at most (oldest dropped beyond)
 MAX_PENDING_BYTES = 4 * 1024 * 1024
-_PENDING_FIELDS = {"kind": str, "slot": str, "game": str, "level": str, "seed": int, "options": dict,
+_PENDING_FIELDS: dict[str, type | tuple[type, ...]] = {"kind": str, "slot": str, "game": str, "level": str, "seed": int, "options": dict,
                    "number": int, "points": (int, float), "seconds": (int, float), "undo": bool}
 
 
