@@ -42,11 +42,26 @@ def test_good_values_are_kept_beside_bad_ones():
     assert "card_style" in problem.text and "cpu_speed" not in problem.text
 
 
-@pytest.mark.parametrize("content", [b"[" * 5000 + b"]" * 5000, b'{"a":' * 5000 + b"1" + b"}" * 5000,
-                                     b"\xff\xfe not utf-8", b"{", b'{"cpu_speed": ' + b"9" * 5000 + b"}"])
-def test_deep_or_broken_json_is_ignored(content):
+@pytest.mark.parametrize("content", [b"\xff\xfe not utf-8", b"{", b'{"cpu_speed": ' + b"9" * 5000 + b"}"])
+def test_broken_json_is_ignored(content):
     settings, problem = read_settings(_write(content))
     assert settings == Settings() and problem.key == "settings_ignored_not_json"
+
+
+@pytest.mark.parametrize("limit", [1000, 20000])
+@pytest.mark.parametrize(("content", "parsed"), [
+    (b"[" * 5000 + b"]" * 5000, "settings_ignored_not_object"),
+    (b'{"cpu_speed":' + b'{"a":' * 5000 + b"1" + b"}" * 5001, "settings_values_ignored")])
+def test_deep_nesting_is_ignored_whatever_the_recursion_limit(content, parsed, limit):
+    """5,000 levels: a RecursionError at Python's default limit; parsed where a tool raised the limit
+    (mypy does, in the same process): either way the defaults and one problem."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        settings, problem = read_settings(_write(content))
+    finally:
+        sys.setrecursionlimit(before)
+    assert settings == Settings() and problem.key in ("settings_ignored_not_json", parsed)
 
 
 def test_a_json_value_that_is_no_object():
