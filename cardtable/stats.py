@@ -466,7 +466,11 @@ class StatsDB:
                         self.notice = Notice("read_only" if kept else "read_only_lost", why.params)
                     return False
                 while queue:
-                    done = self._apply(conn, queue[0])
+                    try:
+                        done = self._apply(conn, queue[0])
+                    except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError,
+                            KeyError, TypeError, ValueError):
+                        done = False          # this entry can never be written: not a reason to keep the rest
                     if queue[0] is entry:
                         counted = done
                     queue.pop(0)

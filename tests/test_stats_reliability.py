@@ -251,3 +251,19 @@ async def test_a_hand_that_cannot_be_counted_is_said_at_the_table(tmp_path):
         assert "kept" in next(m for m in said if "statistics" in m.lower())
     app.close_statistics()
     assert json.loads((home / (stats.FILE_NAME + stats.PENDING_SUFFIX)).read_text())[0]["game"] == "gongzhu"
+
+
+def test_an_entry_that_can_never_be_written_does_not_block_the_others(tmp_path, monkeypatch):
+    path = tmp_path / "stats.sqlite3"
+    real = stats.StatsDB._apply
+
+    def refuse_hand_2(self, conn, entry):
+        if entry.get("number") == 2:
+            raise sqlite3.IntegrityError("UNIQUE constraint failed")
+        return real(self, conn, entry)
+
+    monkeypatch.setattr(stats.StatsDB, "_apply", refuse_hand_2)
+    db = stats.StatsDB(path)
+    assert [_hand(db, n) for n in (1, 2, 3)] == [True, False, True]
+    assert db.pending_count() == 0 and db.notice is None
+    assert db.summary()[0].hands == 2
