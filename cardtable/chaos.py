@@ -314,9 +314,10 @@ def _asides(path: Path) -> list[Path]:
 
 def _integrity(path: Path) -> str:
     conn = sqlite3.connect(path)
+    conn.text_factory = lambda raw: raw.decode("utf-8", "replace")    # its answer may quote garbage
     try:
         return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:     # a message quoting garbage
         return str(exc)
     finally:
         conn.close()

@@ -210,6 +210,8 @@ def failure_kind(exc: BaseException) -> str:
         return "damaged"
     if isinstance(exc, _Newer):
         return "newer"
+    if isinstance(exc, UnicodeDecodeError):      # SQLite's own message quoted bytes of a scribbled schema
+        return "damaged"
     if isinstance(exc, OSError):
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return "full"
@@ -322,6 +324,7 @@ class StatsDB:
         else:
             conn = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True,
                                    timeout=self.busy_timeout, isolation_level=None)
+        conn.text_factory = _text          # a scribbled page may hold bytes that are no UTF-8
         try:
             conn.execute("PRAGMA foreign_keys = ON")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -343,6 +346,9 @@ class StatsDB:
                             if statement.strip():
                                 conn.execute(statement)
                         conn.execute(f"PRAGMA user_version = {target}")
+        except UnicodeDecodeError:
+            conn.close()
+            raise _Damaged("the schema holds text that is no UTF-8") from None
         except BaseException:
             conn.close()
             raise
@@ -395,12 +401,12 @@ class StatsDB:
         try:
             try:
                 return action()
-            except sqlite3.DatabaseError as exc:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 if failure_kind(exc) != "damaged":
                     raise
                 self._move_aside(exc)
                 return action()
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, ValueError) as exc:
             newer = self._read_only_why if self.read_only and self._read_only_why else None
             self.close()
             notice = (newer if newer is not None and newer.kind == "newer" else
@@ -475,7 +481,7 @@ class StatsDB:
                         counted = done
                     queue.pop(0)
                 break
-            except (sqlite3.Error, OSError, StatsError) as exc:
+            except (sqlite3.Error, OSError, ValueError, StatsError) as exc:
                 self.close()
                 if isinstance(exc, StatsError):
                     kind, reason = exc.notice.kind, dict(exc.notice.params).get("reason", "")
@@ -570,6 +576,8 @@ class StatsDB:
             seen: set[int] = set()
             results: dict[tuple, list[bool]] = {}
             for match_id, g, level, undo, won, finished, points, hand_won, seconds in rows:
+                if g not in games.GAME_MODULES:      # a scribbled row: nothing to show it under
+                    continue
                 key = (g, level, bool(undo))
                 stats = groups.setdefault(key, LevelStats(g, level, bool(undo)))
                 if match_id not in seen:
@@ -609,6 +617,10 @@ class StatsDB:
             return [(str(at), float(points)) for at, points in reversed(rows)]
 
         return self._guarded(read)
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def _rename_no_replace(source: Path, target: Path) -> None:
@@ -675,7 +687,7 @@ class StatsService:
             self._db = StatsDB(self._path, busy_timeout=self._busy_timeout)
         try:
             return getattr(self._db, method)(*args, **kwargs)
-        except (sqlite3.Error, OSError) as exc:       # never a crash: the player is told once
+        except Exception as exc:      # noqa: BLE001 - never a crash at the table: the player is told once
             kind = failure_kind(exc)
             self._db.notice = Notice("error" if kind in ("damaged", "newer") else kind,
                                      (("reason", _reason(exc)),))
@@ -768,9 +780,11 @@ def _duration(seconds: float) -> str:
 
 def format_row(row: LevelStats) -> list[str]:
     """One line of the statistics table, as text (the CLI and the statistics screen share it)."""
+    from cardtable import safetext
     from cardtable.i18n import catalog, t
 
-    level = t(f"stats_level_{row.level}") if f"stats_level_{row.level}" in catalog("en") else row.level
+    level = (t(f"stats_level_{row.level}") if f"stats_level_{row.level}" in catalog("en")
+             else safetext.clean(row.level, safetext.SHORT))
     name = f"{t('game_' + row.game)} · {level}" + (f" ({t('stats_with_undo')})" if row.undo else "")
     hands_won = f"{row.hands_won}/{row.hands_decided}" if row.hands_decided else "–"
     won = f"{row.won}/{row.finished}" if row.finished else "–"

@@ -267,3 +267,36 @@ def test_an_entry_that_can_never_be_written_does_not_block_the_others(tmp_path, 
     assert [_hand(db, n) for n in (1, 2, 3)] == [True, False, True]
     assert db.pending_count() == 0 and db.notice is None
     assert db.summary()[0].hands == 2
+
+
+def test_text_that_is_no_utf8_in_a_scribbled_database_never_raises(tmp_path):
+    """Found by `cardtable bench chaos`: a page whose bytes are no UTF-8 raised UnicodeDecodeError."""
+    path, db = _filled(tmp_path)
+    db.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE matches SET level = CAST(x'fffe41' AS TEXT)")
+    conn.execute("INSERT INTO matches (slot, game, level, seed, options, started_at) "
+                 "VALUES ('b', CAST(x'c328' AS TEXT), 'easy', 2, '{}', 'now')")
+    conn.commit()
+    conn.close()
+    db = stats.StatsDB(path)
+    [row] = db.summary()                              # the row of no known game is left out
+    assert row.game == "guandan" and "\ufffd" in row.level
+    assert stats.format_row(row)[0].startswith("Guandan")
+    assert _hand(db, 9) is True
+
+
+def test_a_schema_scribbled_with_bytes_that_are_no_utf8_is_damage(tmp_path):
+    """SQLite's error message then quotes those bytes, and Python raises UnicodeDecodeError for it."""
+    path, db = _filled(tmp_path)
+    db.close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_master SET sql = CAST(x'435245415445ff8e' AS TEXT) WHERE name = 'hands_by_match'")
+    conn.commit()
+    conn.close()
+    db = stats.StatsDB(path)
+    assert db.summary() == []
+    assert db.notice.kind == "damaged"
+    assert len(list(tmp_path.glob("stats.sqlite3.damaged-*"))) == 1
+    assert _hand(db, 1) is True
