@@ -295,10 +295,12 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
     from cardtable import games
 
     names = list(games.games())
-    if what not in ("all", "startup", "memory", "decisions", "keys", *names):
-        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory, decisions, keys or one of "
-              f"{', '.join(names)}", file=sys.stderr)
+    if what not in ("all", "startup", "memory", "decisions", "keys", "chaos", *names):
+        print(f"cardtable bench: unknown target {what!r}; use all, startup, memory, decisions, keys, chaos or "
+              f"one of {', '.join(names)}", file=sys.stderr)
         return 2
+    if what == "chaos":
+        return chaos(seconds)
     if what == "keys":
         import os
 
@@ -354,3 +356,22 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
             for line in extra():
                 print(line)
     return 0
+
+
+def chaos(seconds: float = 3.0, seed: int = 1) -> int:
+    """`cardtable bench chaos`: the chaos cases of issue 29 (cardtable.chaos), each family for at most
+    ``seconds``, in a temporary directory. Prints tries and failures; status 1 if anything failed."""
+    from cardtable import chaos as cases
+
+    started = time.monotonic()
+    print(f"chaos cases (seed {seed}, at most {seconds:g} s per family, in a temporary directory):", flush=True)
+    families = cases.run(seconds, seed)
+    for family in families:
+        print(f"  {family.name:20} {family.tries:6d} tries, {len(family.failures)} failures", flush=True)
+        for failure in family.failures[:5]:
+            print(f"      {failure}")
+        if len(family.failures) > 5:
+            print(f"      … and {len(family.failures) - 5} more")
+    failed = sum(len(family.failures) for family in families)
+    print(f"  {sum(f.tries for f in families)} tries in {time.monotonic() - started:.1f} s, {failed} failures")
+    return 1 if failed else 0

@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("what", nargs="?", default="all",
                        help="all, startup, memory (RSS while a table plays hands), decisions (the search levels' decision "
                             "times, wall and CPU, per game), keys (key latency while a hard CPU thinks), "
-                            "or a game name")
+                            "chaos (mutated saves, hostile settings, a full, locked or read-only statistics "
+                            "database, odd lock paths: tries and failures), or a game name")
     bench.add_argument("--seconds", type=float, default=3.0,
                        help=f"time per measurement, more than 0 and at most {MAX_BENCH_SECONDS:g} (default 3)")
     bench.add_argument("--hands", type=_hands, default=20, help="hands the memory bench plays (1-200, default 20)")
@@ -202,11 +203,14 @@ def _list(store) -> list:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from cardtable.settings import load_settings
+    from cardtable.settings import read_settings
 
-    settings = load_settings()
+    settings, problem = read_settings()
     i18n.set_language(args.lang or settings.language or i18n.detect_language())
     command = args.command
+    notices = (problem.text,) if problem is not None else ()
+    if notices and command not in (None, "new", "continue"):      # the table says it at the table
+        print(f"cardtable: {notices[0]}", file=sys.stderr)
     if command == "saves":
         return _cmd_saves(args, sys.stdout)
     if command == "sim":
@@ -247,7 +251,7 @@ def _run(args: argparse.Namespace) -> int:
             launch = _continue(args, store)
         _check_terminal()
         _check_save_dir(store)
-        return _start_app(args, settings, launch, store)
+        return _start_app(args, settings, launch, store, notices)
     finally:
         store.unlock_all()
 
@@ -310,14 +314,15 @@ def _ask_read_only(slot: str) -> bool:
     raise CliError(f"{busy} ({i18n.t('slot_busy_hint')})")
 
 
-def _start_app(args: argparse.Namespace, settings, launch, store) -> int:
+def _start_app(args: argparse.Namespace, settings, launch, store, notices: tuple[str, ...] = ()) -> int:
     if not output.can_encode_unicode(sys.__stderr__):
         # The table is drawn through stderr: on an ASCII-only terminal the cards are drawn in ASCII
         # for this session (the rest is transliterated by the output error handler).
         settings = dataclasses.replace(settings, card_style="ascii")
     from cardtable.ui.app import CardTableApp
 
-    app = CardTableApp(store=store, settings=settings, launch=launch, language_override=args.lang)
+    app = CardTableApp(store=store, settings=settings, launch=launch, language_override=args.lang,
+                       notices=notices)
     try:
         app.run()
     finally:
@@ -333,13 +338,18 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
     from rich.console import Console
 
-    from cardtable.stats import StatsDB, format_row, summary_columns
+    from cardtable.stats import StatsDB, StatsError, format_row, summary_columns
 
     game = _spec(args.game).name if args.game else None
     db = StatsDB()
-    rows = db.summary(game)
+    try:
+        rows = db.summary(game)
+    except StatsError as exc:          # an unusable home: one line, like `cardtable saves`
+        raise CliError(safetext.clean(exc.notice.text)) from None
+    finally:
+        db.close()
     if db.notice:
-        print(f"cardtable: {db.notice}", file=sys.stderr)
+        print(f"cardtable: {safetext.clean(db.notice.text)}", file=sys.stderr)
     if args.json:
         out.write(json.dumps([row.to_json() for row in rows], ensure_ascii=False, indent=1) + "\n")
         return 0
@@ -357,31 +367,72 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    """The slot is checked as `continue` checks it (read, validated, replayed: the same one-line errors),
+    then its history is written to a temp file beside the target and renamed: a failure leaves no
+    partial file. To the standard output, a reader that goes away ends it quietly (status 141)."""
     from cardtable.history import HistoryWriter
-    from cardtable.saves import SaveError
+    from cardtable.saves import SaveError, rebuild
 
     store = _store(args)
     try:
         data = store.read(args.slot)
+        rebuild(args.slot, data)
     except SaveError as exc:
         raise CliError(i18n.t("save_damaged", slot=exc.slot, reason=exc.text)) from None
     spec = games.get(data.game)
     fresh = spec.new_match(spec.options_type.from_dict(data.options), data.seed)
-    try:
-        stream = sys.stdout if str(args.history) == "-" else args.history.open("w", encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
-    try:
+    moves = [(seat, fresh.decode_move(move)) for seat, move in data.moves]
+
+    def write(stream: TextIO) -> None:
         writer = HistoryWriter(stream, fresh, data.players)
-        for seat, move in data.moves:
-            writer.apply(fresh.decode_move(move), seat)
+        for seat, move in moves:
+            writer.apply(move, seat)
         stream.flush()
-    except OSError as exc:
-        raise CliError(f"cannot write {args.history}: {exc.strerror}") from None
-    finally:
-        if stream is not sys.stdout:
-            stream.close()
+
+    if str(args.history) == "-":
+        write(sys.stdout)         # a reader that went away or a full disk: output.guarded says it
+    else:
+        _write_export(args.history, write)
     return 0
+
+
+def _write_export(target: Path, write) -> None:
+    """``write(stream)`` into a temp file in ``target``'s directory, then rename it to ``target``."""
+    import stat
+    import tempfile
+
+    shown = safetext.clean(str(target), 300)
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    try:
+        if mode is not None and stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory")
+        if mode is not None and not stat.S_ISREG(mode):     # /dev/null, a FIFO: a stream, never replaced
+            with target.open("w", encoding="utf-8") as stream:
+                write(stream)
+            return
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise CliError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            write(stream)
+            os.fsync(stream.fileno())
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, target)
+    except OSError as exc:
+        raise CliError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:

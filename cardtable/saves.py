@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtable import __version__, safetext
-from cardtable.engine import IllegalMove, Match, MoveError, OptionError, check_seed
+from cardtable.engine import MAX_SEED, IllegalMove, Match, MoveError, OptionError, check_seed
 
 try:
     import fcntl
@@ -196,13 +196,35 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+class LongNumber:
+    """A whole number in a save with more digits than any field takes (Python would refuse to convert
+    one of 4,300 digits and more, and the JSON would look broken): kept as its length, so that the
+    field it is in gives the real reason."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits} digits>"
+
+
+MAX_INT_DIGITS = 40
+
+
+def _bounded_int(text: str) -> int | LongNumber:
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_INT_DIGITS else LongNumber(digits)
+
+
 def parse_envelope(slot: str, raw: bytes) -> SaveData:
     """Validate the bytes of a save file. Raises SaveError with the reason."""
     if len(raw) > MAX_SAVE_BYTES:
         raise SaveError(slot, f"file too large ({len(raw)} bytes; limit {MAX_SAVE_BYTES})", "save_why_too_large",
                         size=len(raw), limit=MAX_SAVE_BYTES)
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constants, parse_int=_bounded_int)
     except UnicodeDecodeError:
         raise SaveError(slot, "damaged: not UTF-8 text", "save_why_not_utf8") from None
     except json.JSONDecodeError as exc:
@@ -235,6 +257,10 @@ def parse_envelope(slot: str, raw: bytes) -> SaveData:
     if len(game) > 40:
         raise SaveError(slot, f"unknown game {game!r}", "save_why_unknown_game", game=game)
     options = need("options", dict)
+    if isinstance(data.get("seed"), LongNumber):
+        raise SaveError(slot, f"damaged: the game number has {data['seed'].digits} digits (a game number is "
+                              f"at most {len(str(MAX_SEED))} digits)", "save_why_seed_digits",
+                        digits=data["seed"].digits, limit=len(str(MAX_SEED)))
     try:
         seed = check_seed(data.get("seed"))
     except OptionError as exc:
@@ -326,6 +352,7 @@ class SaveStore:
         self.directory = Path(directory) if directory is not None else default_save_dir()
         self._locks: dict[str, int] = {}
         self._stamps: dict[str, tuple[int, int, int] | None] = {}
+        self._replayed: dict[str, tuple[tuple[int, int, int] | None, SaveError | None]] = {}
 
     def path(self, slot: str) -> Path:
         return self.directory / (check_slot_name(slot) + SUFFIX)
@@ -455,6 +482,7 @@ class SaveStore:
             slot = entry.name[: -len(SUFFIX)]
             path = Path(entry.path)
             odd_name = not SLOT_PATTERN.match(slot)
+            save = None
             try:
                 save = self._read(slot, remember=False, path=path)     # listing is not opening
                 if odd_name:
@@ -462,13 +490,18 @@ class SaveStore:
                                           "'_', starting with a letter or digit)", "save_why_file_name")
                 if games.is_available(save.game):
                     check_players(slot, save.game, save.players)
+                    self._check_replays(slot, path, save)
             except SaveError as exc:
                 if exc.key == FOREIGN_JSON:
                     continue                  # not a save at all: not a slot
                 if odd_name and exc.key != "save_why_file_name":
                     exc = SaveError(slot, "the file name is not a slot name (1-64 letters, digits, '-' or "
                                           "'_', starting with a letter or digit)", "save_why_file_name")
-                infos.append(SlotInfo.damaged_by(slot, path, exc))
+                if save is not None and (exc.key == "save_why_replay" or exc.key == "save_why_unknown_game"):
+                    infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, exc.reason,
+                                          save.progress, exc.key, tuple(exc.params.items())))
+                else:
+                    infos.append(SlotInfo.damaged_by(slot, path, exc))
                 continue
             if games.is_available(save.game):
                 infos.append(SlotInfo(slot, path, save.game, save.summary, save.saved_at, None, save.progress))
@@ -478,6 +511,26 @@ class SaveStore:
                                       save.progress, unknown.key, tuple(unknown.params.items())))
         infos.sort(key=lambda info: (info.saved_at, info.slot), reverse=True)
         return infos
+
+    def _check_replays(self, slot: str, path: Path, save: SaveData) -> None:
+        """Replay the save as opening it would (unknown options and illegal moves are damage the list
+        should show); the answer is kept per version of the file, so a list shown again costs nothing."""
+        stamp = _stamp(path)
+        known = self._replayed.get(str(path))
+        if known is not None and stamp is not None and known[0] == stamp:
+            if known[1] is not None:
+                raise known[1]
+            return
+        error = None
+        try:
+            rebuild(slot, save)
+        except SaveError as exc:
+            error = exc
+        if len(self._replayed) >= 512:
+            self._replayed.clear()
+        self._replayed[str(path)] = (stamp, error)
+        if error is not None:
+            raise error
 
     def new_slot_name(self, game: str) -> str:
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -508,43 +561,80 @@ class SaveStore:
         return self.directory / f".{check_slot_name(slot)}{LOCK_SUFFIX}"
 
     def lock(self, slot: str) -> bool:
-        """Take the slot's lock for this process. Raises :class:`SlotBusy` when another process holds it.
-        Returns False when no lock can be taken here at all (no ``fcntl``, or the directory cannot hold
-        a lock file: then nothing can be saved there either)."""
+        """Take the slot's lock for this process. Raises :class:`SlotBusy` when another process holds it,
+        and :class:`SaveError` when the lock path is no regular file (a directory, a symbolic link, a
+        FIFO: the slot could not be protected, so it is not opened). Returns False when no lock can be
+        taken here at all (no ``fcntl``, or the directory cannot hold a lock file: then nothing can be
+        saved there either).
+
+        The lock file exists only while it is held (:meth:`unlock` removes it): after taking the lock,
+        the path must still name the file locked, or another process removed it meanwhile and we retry."""
         path = self._lock_path(slot)
         if slot in self._locks:
             return True
         if fcntl is None:
             return False
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_CLOEXEC", 0), 0o600)
-        except OSError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        for _attempt in range(20):
             try:
-                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                self.directory.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+                             | getattr(os, "O_CLOEXEC", 0), 0o600)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.EISDIR):   # a symbolic link, a directory
+                    raise self._odd_lock(slot, path) from None
+                return False
+            try:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode):
+                    raise self._odd_lock(slot, path)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                try:
+                    holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                except OSError:
+                    holder = ""
+                os.close(fd)
+                raise SlotBusy(slot, holder if holder.isdigit() else "") from None
+            except SaveError:
+                os.close(fd)
+                raise
             except OSError:
-                holder = ""
-            os.close(fd)
-            raise SlotBusy(slot, holder if holder.isdigit() else "") from None
-        except OSError:
-            os.close(fd)
-            return False
-        try:
-            os.ftruncate(fd, 0)
-            os.write(fd, str(os.getpid()).encode())
-        except OSError:
-            pass
-        self._locks[slot] = fd
-        return True
+                os.close(fd)
+                return False
+            try:
+                now = os.stat(path, follow_symlinks=False)
+            except OSError:
+                now = None
+            if now is None or (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+                os.close(fd)               # removed by its last holder while we opened it: again
+                continue
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, str(os.getpid()).encode())
+            except OSError:
+                pass
+            self._locks[slot] = fd
+            return True
+        return False
+
+    def _odd_lock(self, slot: str, path: Path) -> SaveError:
+        return SaveError(slot, f"its lock file {path.name} is not a regular file (a directory, a link or a "
+                               f"device): remove it to open the slot", "save_why_lock_odd", name=path.name)
 
     def unlock(self, slot: str) -> None:
+        """Drop the slot's lock and remove its lock file (while still holding it, so that no other
+        process can have it: see :meth:`lock`)."""
         fd = self._locks.pop(slot, None)
-        if fd is not None:
+        if fd is None:
+            return
+        try:
+            path = self._lock_path(slot)
+            info, now = os.fstat(fd), os.stat(path, follow_symlinks=False)
+            if (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+                os.unlink(path)
+        except (OSError, SaveError):
+            pass
+        finally:
             os.close(fd)      # closing the only descriptor drops the flock
 
     def holds(self, slot: str) -> bool:
@@ -573,7 +663,7 @@ class SaveStore:
             try:
                 if not held_here and not self.lock(slot) and fcntl is not None:
                     continue
-            except SlotBusy:
+            except SaveError:             # busy, or an odd lock path: not ours to clean
                 continue
             try:
                 os.unlink(entry.path)

@@ -1,7 +1,7 @@
 """No UI string ever shows an unfilled ``{placeholder}``, in either language, for any table.
 
 The whole i18n catalogue is checked against every place in the code that uses a key: ``t("key", ...)``
-``IllegalMove(reason, "key", ...)`` and ``SaveError(slot, reason, "key", ...)`` must give every placeholder the template has in English and in
+``IllegalMove(reason, "key", ...)``, ``SaveError(slot, reason, "key", ...)`` and ``SettingsProblem("key", ...)`` must give every placeholder the template has in English and in
 Spanish (keys built with f-strings are matched against every key they can produce), and a key with
 placeholders may not be handed around any other way (a binding description, a ``TITLE_KEY``, a
 ``radio_row`` label…), since those paths call ``t`` without parameters."""
@@ -70,6 +70,8 @@ def _uses() -> list[tuple[str, int, ast.expr, set[str] | None]]:
                 _REFUSALS.add(id(key))
             elif name == "SaveError" and len(node.args) >= 3:      # SaveError(slot, reason, "key", ...)
                 key = node.args[2]
+            elif name == "SettingsProblem" and node.args:           # SettingsProblem("key", ...)
+                key = node.args[0]
             else:
                 continue
             given = None if any(k.arg is None for k in node.keywords) else {k.arg for k in node.keywords}
@@ -155,6 +157,8 @@ def test_keys_with_placeholders_are_only_used_where_they_are_filled():
                     first_args.add(id(node.args[1]))
                 elif name == "SaveError" and len(node.args) >= 3:
                     first_args.add(id(node.args[2]))
+                elif name == "SettingsProblem" and node.args:
+                    first_args.add(id(node.args[0]))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and node.value in with_fields:
                 if id(node) in first_args:

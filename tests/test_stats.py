@@ -122,7 +122,7 @@ def test_a_damaged_database_is_moved_aside_and_the_saves_are_untouched(tmp_path)
     path.write_bytes(b"this is not a database at all" * 100)
     db = stats.StatsDB(path)
     assert db.summary() == []
-    assert db.notice and "damaged" in db.notice
+    assert db.notice and db.notice.kind == "damaged" and "damaged" in db.notice.text
     aside = list(tmp_path.glob("stats.sqlite3.damaged-*"))
     assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not")
     assert (saves / "slot.json").read_text() == '{"keep": "me"}'
@@ -131,16 +131,24 @@ def test_a_damaged_database_is_moved_aside_and_the_saves_are_untouched(tmp_path)
     assert db.summary()[0].hands == 1
 
 
-def test_a_newer_schema_is_not_overwritten_in_place(tmp_path):
+def test_a_newer_schema_is_left_alone_and_read_only(tmp_path):
     path = tmp_path / "stats.sqlite3"
     conn = sqlite3.connect(path)
+    conn.executescript(stats._MIGRATIONS[1])
     conn.execute(f"PRAGMA user_version = {stats.SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
+    before = path.read_bytes()
     db = stats.StatsDB(path)
-    assert db.summary() == []
-    assert "newer" in db.notice
-    assert list(tmp_path.glob("stats.sqlite3.damaged-*"))
+    assert db.summary() == []                       # read with this version's queries where they still work
+    assert db.notice.kind == "newer" and "newer" in db.notice.text
+    assert db.record_hand(slot="a", game="guandan", level="easy", seed=1, options={}, number=1,
+                          record={"winner_team": 0, "level_up": 1}) is False
+    assert db.notice.kind == "newer"
+    db.close()
+    assert path.read_bytes() == before              # never changed, never moved aside
+    assert not list(tmp_path.glob("stats.sqlite3.damaged-*"))
+    assert not db.pending_path.exists()
 
 
 def test_the_schema_has_a_version(tmp_path):

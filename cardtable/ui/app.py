@@ -69,8 +69,10 @@ class CardTableApp(App[None]):
                        "Screenshot": ("sys_screenshot", "sys_screenshot_help")}
 
     def __init__(self, store: SaveStore | None = None, settings: Settings | None = None,
-                 launch: tuple | None = None, language_override: str | None = None) -> None:
+                 launch: tuple | None = None, language_override: str | None = None,
+                 notices: tuple[str, ...] = ()) -> None:
         super().__init__()
+        self.startup_notices = tuple(notices)       # said once the app is up (e.g. settings.json ignored)
         self.store = store or SaveStore()
         self.settings = settings or load_settings()
         self.language_override = language_override
@@ -93,6 +95,8 @@ class CardTableApp(App[None]):
         self._theme_changed(self.current_theme)
         self.set_class(self.settings.card_style == "ascii", "ascii-mode")
         self._install_signal_handlers()
+        for notice in self.startup_notices:
+            self.notify(notice, severity="warning", markup=False, timeout=12)
         if self.launch is not None:
             self.call_after_refresh(self._do_launch)
         self.call_after_refresh(self._check_size)
@@ -136,10 +140,15 @@ class CardTableApp(App[None]):
 
     @functools.cached_property
     def statistics(self) -> Any:
-        """The statistics database, behind its own thread (created on first use)."""
+        """The statistics database, behind its own thread (created on first use). What goes wrong with
+        it (a full disk, a lock, a damaged file) is said at the table, once per session."""
         from cardtable.stats import StatsService
 
-        return StatsService()
+        return StatsService(on_notice=self._statistics_notice)
+
+    def _statistics_notice(self, notice: Any) -> None:
+        """Called in the statistics thread: ``notify`` posts a message, which is thread-safe."""
+        self.notify(notice.text, severity="warning", markup=False, timeout=12)
 
     def close_statistics(self) -> None:
         """Wait for the last statistics write (called once the app has stopped)."""
