@@ -174,7 +174,7 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
         async def start(self, width: int, height: int) -> None:
             await super().start(*clamp_size(width, height))
 
-        async def set_terminal_size(self, width: int, height: int) -> None:
+        async def set_terminal_size(self, width: Any, height: Any) -> None:
             await super().set_terminal_size(*clamp_size(width, height))
 
         async def stop(self) -> None:
@@ -242,7 +242,8 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
             return web.Response(text=page, content_type="text/html", headers={
                 "Content-Security-Policy": policy, "Cache-Control": "no-store"})
 
-        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        # The base class declares a websocket as the only answer; ours may be a 403 instead.
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
             if not token_matches(request.match_info.get("token"), token):
                 return web.Response(status=403, text=t("web_need_token") + "\n")
             if not origin_allowed(request.headers.get("Origin"), request.host):
@@ -250,8 +251,11 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
             width, height = clamp_size(request.query.get("width"), request.query.get("height"))
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
             await websocket.prepare(request)
+            async def close() -> None:
+                await websocket.close()
+
             tab = TabService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                             close=websocket.close, download_manager=self.download_manager)
+                             close=close, download_manager=self.download_manager)
             self.tabs.add(tab)
             try:
                 await tab.start(width, height)
