@@ -244,6 +244,8 @@ def plain(value: Any) -> Any:
         return value.code
     if hasattr(value, "key") and hasattr(value, "params"):
         return {"key": value.key, "params": {str(k): plain(v) for k, v in value.params}}
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, tuple | list | frozenset | set):
         return [plain(item) for item in value]
     return str(value)

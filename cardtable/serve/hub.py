@@ -40,6 +40,7 @@ from cardtable.table import (
     CommandError,
     Hint,
     Reply,
+    Sit,
     Snapshot,
     TableSession,
     Thinker,
@@ -146,7 +147,8 @@ class _Conn:
             while True:
                 line = await self.out.get()
                 self.writer.write(line)
-                await asyncio.wait_for(self.writer.drain(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self.writer.drain()
         except (TimeoutError, ConnectionError, OSError):
             self.drop("slow")
 
@@ -188,6 +190,7 @@ class Hub:
         self._server: asyncio.AbstractServer | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._handlers: set[asyncio.Task[Any]] = set()      # the connections' own (not cancelled)
 
     @property
     def socket_path(self) -> Path:
@@ -218,6 +221,8 @@ class Hub:
             self._server.close()
         for conn in list(self.conns):
             conn.drop("shutdown")
+        if self._handlers:                            # they end by themselves once their sockets are gone
+            await asyncio.wait(list(self._handlers), timeout=5.0)
         for table in list(self.tables.values()):
             self._close_table(table)
         for task in [self._sweeper, *self._tasks]:
@@ -252,7 +257,7 @@ class Hub:
         if not self.store.path(slot).is_file():
             return None
         try:
-            session = TableSession.resume(self.store, slot, cpu_delay=self.limits.cpu_delay)
+            session = TableSession.resume(self.store, slot, cpu_delay=self.limits.cpu_delay, clock=self.clock)
         except (SaveError, KeyError, ValueError):
             return None
         if not session.shared or session.match.is_over() or session.code != code:
@@ -284,10 +289,13 @@ class Hub:
         """A connected socket for a connection process to inherit, its identity fixed by the server
         (no other process can speak for that seat). The hub serves the other end."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        task = asyncio.get_running_loop().create_task(self._serve_socket(ours, identity, name))
+        self._spawn(self._serve_socket(ours, identity, name))
+        return theirs
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return theirs
 
     async def _serve_socket(self, sock: socket.socket, identity: str, name: str) -> None:
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=self.limits.line_bytes)
@@ -300,6 +308,10 @@ class Hub:
                      identity: str | None, name: str) -> None:
         conn = _Conn(self, reader, writer, identity, name)
         self.conns.add(conn)
+        handler = asyncio.current_task()
+        if handler is not None:
+            self._handlers.add(handler)
+            handler.add_done_callback(self._handlers.discard)
         conn.pump = asyncio.create_task(conn.write_out())
         try:
             if await self._hello(conn):
@@ -329,8 +341,9 @@ class Hub:
 
     async def _flush_and_drop(self, conn: _Conn, why: str) -> None:
         """Let the refusal just queued reach the client (briefly), then cut it off."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._drained(conn), 1.0)
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            async with asyncio.timeout(1.0):
+                await self._drained(conn)
         conn.drop(why)
 
     @staticmethod
@@ -399,6 +412,9 @@ class Hub:
             reply = await self._hint(table, seat)
         else:
             reply = session.submit(seat, command)
+            if isinstance(command, Sit) and reply.ok and reply.data != seat:   # the client moved seats
+                del table.conns[seat]
+                self._attach(conn, table, reply.data)
         conn.send(self._reply(reply_id, reply))
         self._flush(table)
         table.wake.set()
@@ -473,7 +489,8 @@ class Hub:
             self.store.lock(SLOT_PREFIX + code)
             session = TableSession.create(spec, conn.identity, conn.name, options=options,
                                           levels=(level,) * SEATS, open_seats=opened, code=code,
-                                          store=self.store, cpu_delay=self.limits.cpu_delay, hints=hints)
+                                          store=self.store, cpu_delay=self.limits.cpu_delay, hints=hints,
+                                          clock=self.clock)
         except (SaveError, OSError) as exc:
             self.store.unlock(SLOT_PREFIX + code)
             return Reply.refuse("hub_cannot_save", f"the table cannot be saved: {str(exc)[:120]}")
@@ -529,7 +546,7 @@ class Hub:
             old = table.conns.pop(mine)
             old.table = old.seat = None
             old.send(_refusal(None, "hub_replaced", "you joined this table from another connection"))
-            old.drop("replaced")
+            self._spawn(self._flush_and_drop(old, "replaced"))
             session.leave(mine)
         reply = session.join(conn.identity, conn.name)
         if not reply.ok:

@@ -148,7 +148,11 @@ class TableClient:
         return await self.request("snapshot")
 
     async def sit(self, seat: int) -> dict[str, Any]:
-        return await self.request("sit", seat=seat)
+        """Move to ``seat`` in the lobby (partnerships are who sits opposite whom)."""
+        reply = await self.request("sit", seat=seat)
+        if reply.get("ok") and type(reply.get("data")) is int:
+            self.seat = reply["data"]
+        return reply
 
     async def start(self) -> dict[str, Any]:
         return await self.request("start")
