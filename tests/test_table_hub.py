@@ -463,3 +463,29 @@ async def test_hello_lobby_and_limits(tmp_path):
                 await client.close()
         finally:
             await hub.close()
+
+
+class BrokenThinker:
+    """A thinker that fails every time (a dead worker, a bug)."""
+
+    def decide(self, level: str, view: Any) -> Any:
+        raise RuntimeError("no decision")
+
+    def hint(self, view: Any) -> Any:
+        raise RuntimeError("no hint")
+
+
+async def test_a_thinker_that_fails_does_not_hang_the_table(tmp_path, caplog):
+    async with asyncio.timeout(BOUND):
+        hub = Hub(tmp_path, fast(), thinker_for=lambda spec: BrokenThinker())
+        await hub.start()
+        try:
+            alice, bob, code = await table_of_two(hub)
+            await asyncio.gather(Person(alice).play_hand(), Person(bob).play_hand())
+            session = hub.tables[code].session
+            assert session.match.view(0).hand_number == 2 or session.match.is_over()
+            assert "could not decide" in caplog.text
+            for client in (alice, bob):
+                await client.close()
+        finally:
+            await hub.close()

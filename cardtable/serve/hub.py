@@ -22,6 +22,7 @@ import collections
 import contextlib
 import dataclasses
 import json
+import logging
 import os
 import socket
 import stat
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtable import games, wire
+from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
 from cardtable.saves import SaveError, SaveStore
 from cardtable.table import (
@@ -57,6 +59,7 @@ STORE_NAME = "tables"
 SLOT_PREFIX = "table-"
 IDENTITY_LIMIT = 256
 HUB_COMMANDS = ("create", "join", "tables", "leave")
+logger = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -319,8 +322,9 @@ class Hub:
                     try:
                         raw = await reader.readline()
                     except ValueError:                        # longer than the line limit
-                        conn.send(_refusal(None, "hub_line_too_long", "a line is at most "
-                                           f"{self.limits.line_bytes} bytes", limit=self.limits.line_bytes))
+                        conn.send(self._reply(None, Reply.refused(IllegalMove(
+                            f"a line is at most {self.limits.line_bytes} bytes", "hub_line_too_long",
+                            limit=self.limits.line_bytes))))
                         await self._flush_and_drop(conn, "line_too_long")
                         break
                     if not raw:
@@ -431,7 +435,11 @@ class Hub:
         asked = table.session.hint_view(seat)
         if not asked.ok:
             return asked
-        hint = await asyncio.to_thread(table.thinker.hint, asked.data)
+        try:
+            hint = await asyncio.to_thread(table.thinker.hint, asked.data)
+        except Exception:
+            logger.exception("table %s: no hint for seat %d", table.code, seat)
+            hint = None
         if hint is None:
             return Reply.refuse("hint_none", "no hint here")
         return Reply(True, data=wire.encode_hint(hint))
@@ -474,11 +482,11 @@ class Hub:
         hosted = [t for t in seated if t.session.phase != OVER and t.session.host is not None
                   and t.session.seats[t.session.host].owner == tag]
         if len(hosted) >= self.limits.tables_hosted:
-            return Reply.refuse("hub_too_many_hosted", "you host as many tables as one player may",
-                                limit=self.limits.tables_hosted)
+            return Reply.refused(IllegalMove("you host as many tables as one player may",
+                                             "hub_too_many_hosted", limit=self.limits.tables_hosted))
         if len(seated) >= self.limits.tables_seated:
-            return Reply.refuse("hub_too_many_seated", "you sit at as many tables as one player may",
-                                limit=self.limits.tables_seated)
+            return Reply.refused(IllegalMove("you sit at as many tables as one player may",
+                                             "hub_too_many_seated", limit=self.limits.tables_seated))
         if len(self.tables) >= self.limits.tables_total:
             return Reply.refuse("hub_full", "the server has as many tables as it can hold")
         code = make_code()
@@ -524,8 +532,8 @@ class Hub:
             return Reply.refuse("table_bad_command", "'join' takes a 'code'")
         left, wait = self._guesses_left(conn.identity)
         if left <= 0:
-            return Reply.refuse("hub_code_guesses", "too many wrong codes: wait a little",
-                                seconds=max(1, round(wait)))
+            return Reply.refused(IllegalMove("too many wrong codes: wait a little", "hub_code_guesses",
+                                             seconds=max(1, round(wait))))
         code = read_code(message.get("code"))
         table = self.tables.get(code) if code is not None else None
         if table is None and code is not None and len(self.tables) < self.limits.tables_total:
@@ -536,8 +544,8 @@ class Hub:
         session = table.session
         mine = session.seat_of(conn.identity)
         if mine is None and len(self._seated(conn.identity)) >= self.limits.tables_seated:
-            return Reply.refuse("hub_too_many_seated", "you sit at as many tables as one player may",
-                                limit=self.limits.tables_seated)
+            return Reply.refused(IllegalMove("you sit at as many tables as one player may",
+                                             "hub_too_many_seated", limit=self.limits.tables_seated))
         if conn.table is table and conn.seat is not None:
             session.submit(conn.seat, Snapshot())
             return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": conn.seat})
@@ -616,11 +624,21 @@ class Hub:
                     await asyncio.sleep(self.limits.think_time)
                     move = turn.automatic
                 else:
-                    move = await asyncio.to_thread(table.thinker.decide, turn.level, turn.view)
+                    move = await self._decide(table, turn)
                 if session.resolve(turn, move):
                     self._flush(table)
                     if move is not None and turn.automatic is None and not session.match.silent(move):
                         await asyncio.sleep(session.cpu_delay)
+
+    @staticmethod
+    async def _decide(table: _Table, turn: Any) -> Any:
+        """The CPU's decision, asked in a thread. A thinker that fails (a worker that died twice, a bug)
+        must not hang the table: the CPU then declines an optional move or makes its first legal one."""
+        try:
+            return await asyncio.to_thread(table.thinker.decide, turn.level, turn.view)
+        except Exception:
+            logger.exception("table %s: the CPU at seat %d could not decide", table.code, turn.seat)
+            return None if turn.optional else turn.view.legal[0]
 
     async def _sweep(self) -> None:
         """Close the tables nobody has been at for the idle timeout (saved: they can be joined again)."""
