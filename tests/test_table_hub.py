@@ -275,6 +275,11 @@ async def test_a_table_nobody_is_at_for_the_idle_timeout_is_saved_closed_and_can
             assert code not in hub.tables
             assert (tmp_path / "tables" / f"{SLOT_PREFIX}{code}.json").is_file()
             alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            closed = (await alice.tables())["data"]                 # «Continue» lists it
+            assert [(t["code"], t["seat"], t["names"][2]) for t in closed] == [(code, 0, "bob")]
+            eve = await TableClient.connect(hub.socket_path, EVE, "eve")
+            assert (await eve.tables())["data"] == []
+            await eve.close()
             assert (await alice.join(code))["data"]["seat"] == 0    # resumed from its slot
             listed = await alice.tables()
             assert [t["code"] for t in listed["data"]] == [code]

@@ -573,7 +573,30 @@ class Hub:
             listed.append({"code": table.code, "game": session.spec.name, "phase": session.phase,
                            "seat": next(s.index for s in session.seats if s.owner == tag),
                            "names": session.names()})
+        listed.extend(self._closed_tables(tag, {table.code for table in self._seated(conn.identity)}))
         return Reply(True, data=listed)
+
+    def _closed_tables(self, tag: str, skip: set[str]) -> list[dict[str, Any]]:
+        """The saved tables not held now (closed while nobody was at them) with a seat of ``tag``'s."""
+        if not self.store.directory.is_dir():
+            return []
+        found = []
+        for info in self.store.list():
+            code = read_code(info.slot[len(SLOT_PREFIX):]) if info.slot.startswith(SLOT_PREFIX) else None
+            if code is None or code in skip or info.damaged:
+                continue
+            try:
+                table = self.store.read(info.slot).table or {}
+            except SaveError:
+                continue
+            seats = [table.get(f"seat{index}") for index in range(SEATS)]
+            owners = [entry.partition(" ") if isinstance(entry, str) else ("", "", "") for entry in seats]
+            mine = next((index for index, (owner, _, _) in enumerate(owners) if owner == tag), None)
+            if mine is None or table.get("phase") == OVER:
+                continue
+            found.append({"code": code, "game": info.game, "phase": table.get("phase"), "seat": mine,
+                          "names": [clean_name(name) for _, _, name in owners]})
+        return found
 
     def _cmd_leave(self, conn: _Conn, message: dict[str, Any]) -> Reply:
         """``{"cmd": "leave"}``: away from the table (the seat stays this player's; its CPU plays it)."""
