@@ -25,6 +25,7 @@ from typing import Any
 
 from cardtable.engine import MoveError, Options
 
+PROTOCOL = "cardtable-tables"      # the hub's hello (cardtable/serve/hub.py)
 WIRE_VERSION = 1
 SKIPPED_KEY = b""          # a decoded view's bot key (the real one stays on the server)
 

@@ -494,3 +494,22 @@ async def test_a_thinker_that_fails_does_not_hang_the_table(tmp_path, caplog):
                 await client.close()
         finally:
             await hub.close()
+
+
+async def test_connections_beyond_the_cap_are_refused(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path, fast(connections=1))
+        try:
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            with pytest.raises(HubError, match="as many connections"):
+                await TableClient.connect(hub.socket_path, BOB, "bob")
+            assert (await alice.tables())["ok"]                 # the one inside is not disturbed
+            await alice.close()
+            for _ in range(200):
+                if not hub.conns:
+                    break
+                await asyncio.sleep(0.01)
+            bob = await TableClient.connect(hub.socket_path, BOB, "bob")   # room again
+            await bob.close()
+        finally:
+            await hub.close()

@@ -53,7 +53,7 @@ from cardtable.table import (
     read_code,
 )
 
-PROTOCOL = "cardtable-tables"
+PROTOCOL = wire.PROTOCOL
 SOCKET_NAME = "tables.sock"
 STORE_NAME = "tables"
 SLOT_PREFIX = "table-"
@@ -76,6 +76,7 @@ class HubLimits:
     queue_lines: int = 512
     write_timeout: float = 10.0
     hello_timeout: float = 10.0
+    connections: int = 256
     tables_hosted: int = 3
     tables_seated: int = 8
     tables_total: int = 200
@@ -310,6 +311,7 @@ class Hub:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                      identity: str | None, name: str) -> None:
         conn = _Conn(self, reader, writer, identity, name)
+        full = len(self.conns) >= self.limits.connections
         self.conns.add(conn)
         handler = asyncio.current_task()
         if handler is not None:
@@ -317,7 +319,10 @@ class Hub:
             handler.add_done_callback(self._handlers.discard)
         conn.pump = asyncio.create_task(conn.write_out())
         try:
-            if await self._hello(conn):
+            if full:
+                conn.send(_refusal(None, "hub_full", "the server has as many connections as it can hold"))
+                await self._flush_and_drop(conn, "full")
+            elif await self._hello(conn):
                 while not conn.closed:
                     try:
                         raw = await reader.readline()

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from cardtable import games, wire
-from cardtable.serve.hub import PROTOCOL
 from cardtable.table import Event
 
 LINE_LIMIT = 4 * 1024 * 1024        # what the client reads in one line (a view is a few kB)
@@ -69,13 +68,13 @@ class TableClient:
     async def _start(cls, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                      fields: dict[str, Any], timeout: float) -> TableClient:
         client = cls(reader, writer)
-        client._send({"hello": PROTOCOL, "version": wire.WIRE_VERSION, **fields})
+        client._send({"hello": wire.PROTOCOL, "version": wire.WIRE_VERSION, **fields})
         try:
             answer = json.loads(await asyncio.wait_for(reader.readline(), timeout))
         except (TimeoutError, ValueError) as exc:
             writer.close()
             raise HubError(f"no hello from the hub: {exc}") from None
-        if not isinstance(answer, dict) or answer.get("hello") != PROTOCOL:
+        if not isinstance(answer, dict) or answer.get("hello") != wire.PROTOCOL:
             writer.close()
             raise HubError(f"the hub refused: {answer.get('reason') if isinstance(answer, dict) else answer}")
         client.hello = answer
@@ -97,6 +96,8 @@ class TableClient:
 
     async def request(self, cmd: str, timeout: float = 30.0, **fields: Any) -> dict[str, Any]:
         """Send ``{"cmd": cmd, **fields}`` and wait for its reply (``{"ok": …, "data"| "key", …}``)."""
+        if self.closed.is_set():
+            raise HubError("the hub closed the connection")
         number = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[number] = future
