@@ -513,3 +513,25 @@ async def test_connections_beyond_the_cap_are_refused(tmp_path):
             await bob.close()
         finally:
             await hub.close()
+
+
+async def test_a_gap_in_the_events_makes_the_client_ask_for_the_table_afresh(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            await alice.create("gongzhu", open_seats=())
+            while not alice.events.empty():
+                alice.events.get_nowait()
+            # As if the hub's outbox had dropped four events: the next one's seq jumps.
+            alice._take({"event": "seats", "seq": alice.seq + 5, "data": {}, "view": None})
+            types = []
+            for _ in range(20):
+                event = await alice.next_event(timeout=10)
+                types.append(event.type)
+                if event.type == "snapshot":
+                    break
+            assert types[-1] == "snapshot"
+            await alice.close()
+        finally:
+            await hub.close()

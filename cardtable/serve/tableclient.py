@@ -47,6 +47,7 @@ class TableClient:
         self.notices: list[dict[str, Any]] = []       # refusals not tied to a request (flood, too long…)
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._kinds: dict[int, str] = {}             # each pending request's command
         self._reading: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
 
@@ -100,13 +101,14 @@ class TableClient:
             raise HubError("the hub closed the connection")
         number = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[number] = future
+        self._pending[number], self._kinds[number] = future, cmd
         try:
             self._send({"cmd": cmd, "id": number, **fields})
             await self.writer.drain()
             return await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(number, None)
+            self._kinds.pop(number, None)
 
     async def create(self, game: str, options: dict[str, Any] | None = None, open_seats: tuple[int, ...] = (1, 2, 3),
                      level: str = "normal", hints: bool | None = None) -> dict[str, Any]:
@@ -150,10 +152,7 @@ class TableClient:
 
     async def sit(self, seat: int) -> dict[str, Any]:
         """Move to ``seat`` in the lobby (partnerships are who sits opposite whom)."""
-        reply = await self.request("sit", seat=seat)
-        if reply.get("ok") and type(reply.get("data")) is int:
-            self.seat = reply["data"]
-        return reply
+        return await self.request("sit", seat=seat)
 
     async def start(self) -> dict[str, Any]:
         return await self.request("start")
@@ -205,10 +204,14 @@ class TableClient:
                 self.code, self.game, self.seat = data["code"], data["game"], data["seat"]
                 self.codec = games.get(data["game"]).wire()
                 self.seq = 0
-            future = self._pending.get(message["reply"]) if type(message["reply"]) is int else None
+            number = message["reply"] if type(message["reply"]) is int else None
+            if number is not None and self._kinds.get(number) == "sit" and message.get("ok") \
+                    and type(data) is int and data != self.seat:
+                self.seat, self.seq = data, 0          # another seat: its events count afresh
+            future = self._pending.get(number) if number is not None else None
             if future is not None and not future.done():
                 future.set_result(message)
-            elif message["reply"] is None:
+            elif message["reply"] is None and not message.get("ok"):
                 self.notices.append(message)
             return
         if "event" in message and self.codec is not None:
