@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardtable import games, wire
 from cardtable.serve.hub import PROTOCOL, SLOT_PREFIX, Hub, HubLimits
@@ -535,3 +537,43 @@ async def test_a_gap_in_the_events_makes_the_client_ask_for_the_table_afresh(tmp
             await alice.close()
         finally:
             await hub.close()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 2**40) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+commands = st.fixed_dictionaries(
+    {"cmd": st.sampled_from(["create", "join", "tables", "leave", "play", "arm", "sit", "start", "answer",
+                             "hint", "snapshot", "decline", "next_hand", "take_back", "nope"])},
+    optional={"game": st.sampled_from(["gongzhu", "guinote", "guandan", "x"]) | json_values,
+              "options": json_values, "open": json_values, "level": json_values, "hints": json_values,
+              "code": json_values, "move": json_values, "seat": json_values, "yes": json_values,
+              "on": json_values, "id": json_values})
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=st.lists(commands | json_values, min_size=1, max_size=25))
+def test_whatever_a_client_sends_gets_a_reply_and_the_hub_goes_on(tmp_path_factory, messages):
+    directory = tmp_path_factory.mktemp("fuzz")
+
+    async def body() -> None:
+        async with asyncio.timeout(BOUND):
+            hub = await started(directory, fast(rate=1000.0, burst=1000))
+            try:
+                reader, writer = await raw_client(hub, EVE)
+                for message in messages:
+                    writer.write(json.dumps(message).encode() + b"\n")
+                    answer = json.loads(await reader.readline())
+                    while "event" in answer:
+                        answer = json.loads(await reader.readline())
+                    assert set(answer) >= {"reply", "ok"}, answer
+                    assert answer["ok"] or (answer["key"] and answer["reason"]), answer
+                writer.close()
+                alice = await TableClient.connect(hub.socket_path, ALICE, "alice")   # the hub is fine
+                assert (await alice.create("gongzhu"))["ok"]
+                await alice.close()
+            finally:
+                await hub.close()
+
+    asyncio.run(body())

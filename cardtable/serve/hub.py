@@ -341,6 +341,9 @@ class Hub:
                     await self._handle(conn, raw)
         except (ConnectionError, OSError):
             pass
+        except Exception:                              # a bug: this client goes, the hub stays
+            logger.exception("a table connection failed")
+            conn.ended_by = "error"
         finally:
             conn.drop(conn.ended_by or "closed")
             self.conns.discard(conn)
