@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable import games, wire
-from cardtable.serve.hub import PROTOCOL, SLOT_PREFIX, Hub, HubLimits
+from cardtable.serve.hub import PROTOCOL, SLOT_PREFIX, Hub, HubBusy, HubLimits
 from cardtable.serve.tableclient import HubError, TableClient
 from cardtable.table import Event
 
@@ -577,3 +577,28 @@ def test_whatever_a_client_sends_gets_a_reply_and_the_hub_goes_on(tmp_path_facto
                 await hub.close()
 
     asyncio.run(body())
+
+
+async def test_a_second_hub_on_the_same_directory_is_refused_and_a_dead_ones_socket_replaced(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            with pytest.raises(HubBusy):
+                await started(tmp_path)
+            first = await TableClient.connect(hub.socket_path, ALICE, "a")
+            assert (await first.tables())["ok"]                 # the first one serves on
+            await first.close()
+        finally:
+            await hub.close()
+        import socket as sockets
+
+        stale = sockets.socket(sockets.AF_UNIX)                 # a socket file nobody listens on
+        stale.bind(str(hub.socket_path))
+        stale.close()
+        again = await started(tmp_path)
+        try:
+            client = await TableClient.connect(again.socket_path, ALICE, "a")
+            assert (await client.tables())["ok"]
+            await client.close()
+        finally:
+            await again.close()

@@ -34,7 +34,7 @@ from typing import Any
 from cardtable import games, wire
 from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
-from cardtable.saves import SaveError, SaveStore
+from cardtable.saves import SaveError, SaveStore, SlotBusy
 from cardtable.table import (
     OVER,
     SEATS,
@@ -102,6 +102,20 @@ class _Bucket:
             return False
         self.tokens -= 1
         return True
+
+
+class HubBusy(Exception):
+    """Another hub serves this directory."""
+
+
+async def _answers(path: Path) -> bool:
+    """Whether a live server listens on the socket ``path``."""
+    try:
+        _reader, writer = await asyncio.open_unix_connection(str(path))
+    except OSError:
+        return False
+    writer.close()
+    return True
 
 
 def _line(message: dict[str, Any]) -> bytes:
@@ -202,14 +216,17 @@ class Hub:
 
     # ---------------------------------------------------------------- starting and stopping
     async def start(self) -> Path:
-        """Resume the saved tables, listen on the socket; returns its path."""
+        """Resume the saved tables, listen on the socket; returns its path. Raises :class:`HubBusy` when
+        another hub serves the directory."""
         self.directory.mkdir(parents=True, exist_ok=True)
         os.chmod(self.directory, 0o700)
-        self.resume_saved()
         path = self.socket_path
         with contextlib.suppress(FileNotFoundError):
             if stat.S_ISSOCK(os.lstat(path).st_mode):
+                if await _answers(path):
+                    raise HubBusy(f"another hub is serving {path}")
                 path.unlink()                     # a socket left by a hub that died
+        self.resume_saved()
         old = os.umask(0o177)
         try:
             self._server = await asyncio.start_unix_server(self._accept, path, limit=self.limits.line_bytes)
@@ -262,7 +279,10 @@ class Hub:
             return None
         try:
             session = TableSession.resume(self.store, slot, cpu_delay=self.limits.cpu_delay, clock=self.clock)
+        except SlotBusy:                             # another process holds it
+            return None
         except (SaveError, KeyError, ValueError):
+            self.store.unlock(slot)
             return None
         if not session.shared or session.match.is_over() or session.code != code:
             self.store.unlock(slot)
