@@ -34,7 +34,8 @@ from typing import Any
 from cardtable import games, wire
 from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
-from cardtable.saves import SaveError, SaveStore, SlotBusy
+from cardtable.saves import SaveError, SlotBusy
+from cardtable.serve.tablestore import BackgroundStore
 from cardtable.table import (
     OVER,
     SEATS,
@@ -201,7 +202,7 @@ class Hub:
         self.limits = limits or HubLimits()
         self.thinker_for = thinker_for or BotThinker
         self.clock = clock
-        self.store = SaveStore(self.directory / STORE_NAME)
+        self.store = BackgroundStore(self.directory / STORE_NAME)   # writes off the event loop
         self.tables: dict[str, _Table] = {}
         self.conns: set[_Conn] = set()
         self._guesses: dict[str, collections.deque[float]] = {}
@@ -251,6 +252,7 @@ class Hub:
                 task.cancel()
         await asyncio.gather(*(t for t in [self._sweeper, *self._tasks] if t is not None),
                              return_exceptions=True)
+        await asyncio.to_thread(self.store.close)
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
@@ -305,6 +307,7 @@ class Hub:
         table.session.autosave()
         if table.task is not None:
             table.task.cancel()
+        self.store.flush()                          # on disk before anyone else may open the slot
         self.store.unlock(table.session.slot)
         self.tables.pop(table.code, None)
 
