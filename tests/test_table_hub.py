@@ -602,3 +602,29 @@ async def test_a_second_hub_on_the_same_directory_is_refused_and_a_dead_ones_soc
             await client.close()
         finally:
             await again.close()
+
+
+async def test_a_hint_is_the_seats_own_asked_off_the_loop_and_off_when_the_table_says(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice, bob, _code = await table_of_two(hub, "guinote")
+            off = await alice.hint()                             # two people: off by default
+            assert not off["ok"] and off["key"] in ("table_hints_off", "not_your_turn")
+            solo = await TableClient.connect(hub.socket_path, EVE, "eve")
+            await solo.create("guinote", open_seats=(), level="easy")
+            assert (await solo.start())["ok"]
+            for _ in range(500):
+                if solo.view is not None and solo.view.to_move == solo.seat and solo.view.legal:
+                    break
+                await solo.next_event(timeout=10)
+            hint = await solo.hint()
+            assert hint["ok"], hint
+            move = games.get("guinote").match_type.decode_move(hint["data"]["move"])
+            assert move in solo.view.legal
+            assert isinstance(hint["data"]["reason"]["key"], str)
+            json.dumps(hint)
+            for client in (alice, bob, solo):
+                await client.close()
+        finally:
+            await hub.close()
