@@ -628,3 +628,20 @@ async def test_a_hint_is_the_seats_own_asked_off_the_loop_and_off_when_the_table
                 await client.close()
         finally:
             await hub.close()
+
+
+def test_the_hub_the_client_and_the_wire_import_no_textual():
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import cardtable.wire, cardtable.serve.hub, cardtable.serve.tableclient, cardtable.serve.tablestore\n"
+            "from cardtable import games\n"
+            "for spec in games.games().values():\n"
+            "    spec.wire()\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'textual']\n"
+            "assert not bad, bad\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
