@@ -643,14 +643,28 @@ class TableSession:
             armed.append(move)
         return DONE
 
-    def _hint(self, seat: int) -> Reply:
+    def hint_view(self, seat: int) -> Reply:
+        """Whether ``seat`` may have a hint now; its ``data`` is the view to ask the thinker about (a
+        server asks it off its event loop: a hint is a search). The checks of :class:`Hint`."""
+        place = self.seats[seat] if 0 <= seat < SEATS else None
+        if place is None or not (place.person and place.connected):
+            return Reply.refuse("table_not_your_seat", "this seat is not yours at the moment")
+        if self.phase != PLAY:
+            return (Reply.refuse("table_not_started", "the host has not started the deal yet")
+                    if self.phase == LOBBY else Reply.refuse("match_is_over", "the match is over"))
         if not self.hints:
             return Reply.refuse("table_hints_off", "hints are off at this table")
         if self.match.to_move() != seat:
             return Reply.refuse("not_your_turn", "it is not your turn")
+        return Reply(True, data=self.match.view(seat))
+
+    def _hint(self, seat: int) -> Reply:
+        asked = self.hint_view(seat)
+        if not asked.ok:
+            return asked
         if self.thinker is None:
             return Reply.refuse("hint_none", "no hint here")
-        return Reply(True, data=self.thinker.hint(self.match.view(seat)))
+        return Reply(True, data=self.thinker.hint(asked.data))
 
     # -- taking back
     def take_back_target(self, seat: int) -> int | None:

@@ -36,6 +36,11 @@ class GameSpec:
     def new_match(self, options: Options | None = None, seed: int = 0) -> Match:
         return self.match_type(options if options is not None else self.options_type(), seed)
 
+    def wire(self) -> Any:
+        """The game's view codec for the table hub's wire (``cardtable.games.<name>.wire.CODEC``, a
+        ``cardtable.wire.ViewCodec``), imported when first asked for."""
+        return importlib.import_module(f"cardtable.games.{self.name}.wire").CODEC
+
     def bot(self, level: str) -> Bot:
         try:
             return self.bots[level]()

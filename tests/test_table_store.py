@@ -1,0 +1,43 @@
+"""The hub's table store (cardtable/serve/tablestore.py): saves written by a thread, newest bytes per
+slot, on disk after flush, read back as any save."""
+
+from __future__ import annotations
+
+from cardtable import games
+from cardtable.serve.tablestore import BackgroundStore
+
+PLAYERS = ["human", "cpu:easy", "cpu:easy", "cpu:easy"]
+
+
+def test_saves_are_written_by_a_thread_newest_first_and_read_back_after_flush(tmp_path):
+    spec = games.get("gongzhu")
+    match = spec.new_match(seed=4)
+    store = BackgroundStore(tmp_path / "tables")
+    try:
+        for _ in range(12):                                   # a save after every move, as a table does
+            seat = match.to_move()
+            match.apply(match.legal_moves(seat)[0], seat)
+            store.save("table-ABCDEF", match, PLAYERS, table={"shared": True})
+            store.save("table-GHJKMN", match, PLAYERS)
+        assert store.flush(timeout=30)
+        back, save = store.load("table-ABCDEF")
+        assert back.moves == match.moves                      # the last state, not an older one
+        assert save.table == {"shared": True}
+        assert store.load("table-GHJKMN")[0].moves == match.moves
+        assert not store.errors
+    finally:
+        store.close()
+    assert store._thread is not None and not store._thread.is_alive()
+
+
+def test_a_write_that_fails_is_recorded_and_the_store_goes_on(tmp_path):
+    blocked = tmp_path / "tables"
+    blocked.write_text("a file where the directory should be")
+    store = BackgroundStore(blocked)
+    match = games.get("guinote").new_match(seed=1)
+    try:
+        store.save("table-ABCDEF", match, PLAYERS)
+        assert store.flush(timeout=30)
+        assert "table-ABCDEF" in store.errors
+    finally:
+        store.close()
