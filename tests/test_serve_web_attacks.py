@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from pathlib import Path
 
@@ -182,3 +183,36 @@ def test_the_input_budget_refills_at_its_rate_up_to_its_burst():
     now[0] += 3600
     assert budget.take(4000) and not budget.take(1)          # never more than the burst
     assert not budget.take(4001) and budget.wait_for(4001) == float("inf")
+
+
+async def _lowest_row_drawn(ws, seconds: float = 30, quiet: float = 2.0) -> int:
+    """The lowest row the tab moves its cursor to, read until it has sent nothing for ``quiet`` seconds."""
+    lowest = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            message = await asyncio.wait_for(ws.receive(), quiet)
+        except TimeoutError:
+            break
+        if message.type == aiohttp.WSMsgType.BINARY:
+            lowest = max([lowest, *(int(row) for row in CURSOR_ROW.findall(message.data))])
+        elif message.type != aiohttp.WSMsgType.TEXT:
+            break
+    return lowest
+
+
+CURSOR_ROW = re.compile(rb"\x1b\[(\d+);\d+H")
+
+
+async def test_a_flood_of_resizes_ends_at_the_last_size(tmp_path):
+    with _serve(tmp_path) as served:
+        async with _client() as session:
+            ws = await session.ws_connect(served.ws_url(query="width=100&height=30"),
+                                          headers={"Origin": served.base})
+            assert await _lowest_row_drawn(ws) == 30
+            for _ in range(300):
+                await ws.send_str(json.dumps(["resize", {"width": 10, "height": 10}]))
+                await ws.send_str(json.dumps(["resize", {"width": 12, "height": 12}]))
+            await ws.send_str(json.dumps(["resize", {"width": 60, "height": 20}]))
+            assert await _lowest_row_drawn(ws) == 20          # the last size is the one the tab has
+            await ws.close()
