@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
 import time
 from pathlib import Path
 
@@ -215,4 +217,18 @@ async def test_a_flood_of_resizes_ends_at_the_last_size(tmp_path):
                 await ws.send_str(json.dumps(["resize", {"width": 12, "height": 12}]))
             await ws.send_str(json.dumps(["resize", {"width": 60, "height": 20}]))
             assert await _lowest_row_drawn(ws) == 20          # the last size is the one the tab has
+            await ws.close()
+
+
+async def test_a_tab_whose_process_dies_closes_its_page_and_frees_its_slot(tmp_path):
+    with _serve(tmp_path, "--max-tabs", "1") as served:
+        async with _client() as session:
+            ws = await session.ws_connect(served.ws_url(), headers={"Origin": served.base})
+            assert await _first_screen(ws) >= 2000
+            (tab,) = children_of(served.process.pid)
+            os.kill(tab, signal.SIGKILL)                       # a crash, the OOM killer
+            await _refusal(ws, seconds=20)                     # read until it closes, or 20 s
+            assert ws.closed, "the page of a dead tab stayed open (and held its slot)"
+            ws = await session.ws_connect(served.ws_url(), headers={"Origin": served.base})
+            assert await _first_screen(ws) >= 2000            # the slot is free again
             await ws.close()

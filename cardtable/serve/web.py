@@ -323,6 +323,7 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
             self.budget = InputBudget(INPUT_RATE, INPUT_BURST)
             self.pending_size: tuple[int, int] | None = None
             self.resizer: asyncio.Task[None] | None = None
+            self.closing: asyncio.Future[Any] | None = None
             self.dropped = False
 
         async def send_keys(self, data: bytes) -> None:
@@ -362,6 +363,13 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
 
         async def start(self, width: int, height: int) -> None:
             await super().start(*clamp_size(width, height))
+            if self._task is not None:
+                self._task.add_done_callback(self._process_ended)
+
+        def _process_ended(self, _task: asyncio.Task[None]) -> None:
+            """The tab's output has ended (it left, crashed or was killed): close its page, which ends
+            the relay and frees its slot (else the page of a dead tab stayed open, holding it)."""
+            self.closing = asyncio.ensure_future(self.remote_close())
 
         async def set_terminal_size(self, width: int, height: int) -> None:
             await super().set_terminal_size(*clamp_size(width, height))
