@@ -232,3 +232,14 @@ async def test_a_tab_whose_process_dies_closes_its_page_and_frees_its_slot(tmp_p
             ws = await session.ws_connect(served.ws_url(), headers={"Origin": served.base})
             assert await _first_screen(ws) >= 2000            # the slot is free again
             await ws.close()
+
+
+@pytest.mark.parametrize("path,logged", [
+    ("/ws/secret-token", "/ws/…"), ("/download/0123456789abcdef", "/download/…"), ("/", "/"),
+    ("/static/js/textual.js", "/static/js/textual.js"),
+])
+def test_the_log_shows_no_token_and_no_download_key(path, logged):
+    """A download's key is all it takes to fetch that file (a screenshot of the table) while it lasts."""
+    from cardtable.serve.web import redact
+
+    assert redact(path) == logged

@@ -203,8 +203,11 @@ def _die_with_parent(parent: int) -> Any:
 
 def redact(path: str) -> str:
     """A request's path for the log, without the token or a guess at it (the websocket's path holds it;
-    the page's is in the query, never logged)."""
-    return "/ws/…" if path.startswith("/ws/") else path
+    the page's is in the query, never logged) and without a download's key (a capability too)."""
+    for secret in ("/ws/", "/download/"):
+        if path.startswith(secret):
+            return secret + "…"
+    return path
 
 
 def printable(text: str) -> str:
