@@ -243,3 +243,15 @@ def test_the_log_shows_no_token_and_no_download_key(path, logged):
     from cardtable.serve.web import redact
 
     assert redact(path) == logged
+
+
+async def test_handshakes_at_the_same_moment_cannot_pass_the_cap_together(tmp_path):
+    with _serve(tmp_path, "--max-tabs", "1") as served:
+        async with _client() as session:
+            sockets = await asyncio.gather(*(session.ws_connect(served.ws_url(), headers={"Origin": served.base})
+                                             for _ in range(6)))
+            outcomes = await asyncio.gather(*(_first_screen(ws, seconds=15) for ws in sockets))
+            assert len(children_of(served.process.pid)) <= 1, "the cap let several tabs in at once"
+            assert sum(drawn >= 2000 for drawn in outcomes) == 1, outcomes
+            for ws in sockets:
+                await ws.close()

@@ -472,25 +472,30 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
             address = request.remote or ""
             refusal = self.tab_refusal(address)
-            await websocket.prepare(request)
             if refusal is not None:
-                log.warning("%s refused a table: %d open, %d from there (--max-tabs %d, --per-address %d)",
-                            address, len(self.tabs), sum(1 for a in self.tabs.values() if a == address),
-                            limits.max_tabs, limits.per_address)
-                with contextlib.suppress(Exception):
-                    await websocket.send_bytes(f"\r\n  {refusal}\r\n".encode())
-                reason = refusal.encode()[:120].decode("utf-8", "ignore").encode()
-                await websocket.close(code=TRY_AGAIN_LATER, message=reason)
+                await websocket.prepare(request)
+                await self.refuse_tab(websocket, address, refusal)
                 return websocket
             tab = TabService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                              close=websocket.close, download_manager=self.download_manager)
-            self.tabs[tab] = address
+            self.tabs[tab] = address          # its slot is taken before the first await
             try:
+                await websocket.prepare(request)
                 await tab.start(width, height)
                 await self.relay(websocket, tab)
             finally:
                 await asyncio.shield(self.end_tab(tab))
             return websocket
+
+        async def refuse_tab(self, websocket: web.WebSocketResponse, address: str, refusal: str) -> None:
+            """One line in the page's terminal, a close with "try again later", one line in the log."""
+            log.warning("%s refused a table: %d open, %d from there (--max-tabs %d, --per-address %d)",
+                        address, len(self.tabs), sum(1 for a in self.tabs.values() if a == address),
+                        limits.max_tabs, limits.per_address)
+            with contextlib.suppress(Exception):
+                await websocket.send_bytes(f"\r\n  {refusal}\r\n".encode())
+            reason = refusal.encode()[:120].decode("utf-8", "ignore").encode()
+            await websocket.close(code=TRY_AGAIN_LATER, message=reason)
 
         async def end_tab(self, tab: TabService) -> None:
             """Stop a tab once (the page's handler and the server's shutdown may both ask); it counts
