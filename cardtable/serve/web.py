@@ -225,7 +225,8 @@ class PlainLog(logging.Formatter):
         self.token = token
 
     def formatException(self, ei: Any) -> str:
-        return "".join(traceback_last_line(ei[1]))
+        exc = ei[1]
+        return f"{type(exc).__name__}: {exc}" if exc is not None else ""
 
     def format(self, record: logging.LogRecord) -> str:
         record = logging.makeLogRecord(record.__dict__)
@@ -234,10 +235,6 @@ class PlainLog(logging.Formatter):
             record.exc_info, record.exc_text = None, None
         record.stack_info = None
         return printable(super().format(record)).replace(self.token, "…")
-
-
-def traceback_last_line(exc: BaseException | None) -> str:
-    return f"{type(exc).__name__}: {exc}" if exc is not None else ""
 
 
 class ConnectionGate(asyncio.Protocol):
