@@ -88,6 +88,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                        "runs its own table; all of them share this server's saves.")
     web.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     web.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    web.add_argument("--max-tabs", type=_count, default=16, metavar="N",
+                     help="most tables (browser tabs) at once (default 16)")
+    web.add_argument("--per-address", type=_count, default=4, metavar="N",
+                     help="most tables from one address (default 4)")
 
 
 def warn_if_public(host: str) -> None:
@@ -108,7 +112,7 @@ def main(args: argparse.Namespace) -> int:
                            idle_timeout=args.idle_timeout, guests=args.guest)
         warn_if_public(args.host)
         return run_ssh_server(args.host, args.port, limits)
-    from cardtable.serve.web import run_web_server
+    from cardtable.serve.web import WebLimits, run_web_server
 
     warn_if_public(args.host)
-    return run_web_server(args.host, args.port)
+    return run_web_server(args.host, args.port, WebLimits(max_tabs=args.max_tabs, per_address=args.per_address))

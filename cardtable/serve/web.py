@@ -16,6 +16,14 @@ file downloads. What is ours (issue 28), because textual-serve 1.1.3 has no opti
   the token).
 - **Size limits**: the terminal size from the query and from ``resize`` messages is clamped to
   :data:`MIN_SIZE` … :data:`MAX_SIZE` (a tab of 100000×100000 cells took gigabytes).
+- **Limits**: tables in all and per address (``--max-tabs``, ``--per-address``; a tab still quitting
+  counts until its process is gone), connections in all and per address (:class:`ConnectionGate`, in
+  front of aiohttp's handler), a time limit for a connection to send a whole request (slowloris), and an
+  input budget per tab (:class:`InputBudget`: keys beyond it are dropped, resizes coalesced), since a
+  flood of keys grew a tab by hundreds of megabytes.
+- **A plain log**: one line a request, control characters escaped (a path could forge lines or send
+  escape sequences to the operator's terminal), tracebacks cut to their last line and the token
+  redacted (textual-serve's rich tracebacks showed every frame's variables, the raw request among them).
 - **Our page**: no request leaves this server (the font is served from here, not from a CDN) and its
   Content-Security-Policy allows nothing else.
 - **No tab outlives the server**: each tab is its own process group, asked to quit, then hung up, then
@@ -31,12 +39,18 @@ import hmac
 import html
 import ipaddress
 import json
+import logging
+import math
 import os
 import secrets
 import shlex
 import signal
 import socket
 import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -51,6 +65,51 @@ QUIT_GRACE = 3.0               # seconds a tab has to save and leave once asked 
 HANGUP_GRACE = 3.0             # then after SIGHUP, before SIGKILL
 PAGE = Path(__file__).with_name("web_page.html")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+MAX_TABS = 16                  # the defaults of --max-tabs and --per-address (as serve ssh's)
+TABS_PER_ADDRESS = 4
+MAX_CONNECTIONS = 256          # open HTTP and websocket connections, in all and from one address
+CONNECTIONS_PER_ADDRESS = 32
+REQUEST_TIMEOUT = 10.0         # seconds a connection may take to send a whole request, or sit idle
+INPUT_RATE = 4096              # bytes a second of keys a tab is sent; a tab handles some 6-20 KB/s
+INPUT_BURST = 16 * 1024        # ... after a burst of this many (a tab grew ~1.5 KiB per byte queued)
+META_COST = 512                # a resize, focus or blur, counted against the same budget
+REFUSAL_LINGER = 1.0           # seconds a refused connection stays open to deliver its answer
+TRY_AGAIN_LATER = 1013         # the websocket close code of a refused tab
+
+log = logging.getLogger("cardtable.serve.web")
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    max_tabs: int = MAX_TABS
+    per_address: int = TABS_PER_ADDRESS
+
+
+class InputBudget:
+    """A token bucket: ``rate`` units a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.level, self.at = float(burst), clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, cost: float) -> bool:
+        self._refill()
+        if cost > self.level:
+            return False
+        self.level -= cost
+        return True
+
+    def wait_for(self, cost: float) -> float:
+        """Seconds until ``cost`` can be taken (infinite if it is more than the burst)."""
+        self._refill()
+        if cost > self.burst:
+            return math.inf
+        return max(0.0, (cost - self.level) / self.rate)
 
 
 def _int(value: Any, default: int) -> int:
@@ -144,11 +203,108 @@ def _die_with_parent(parent: int) -> Any:
 
 def redact(path: str) -> str:
     """A request's path for the log, without the token or a guess at it (the websocket's path holds it;
-    the page's is in the query, never logged)."""
-    return "/ws/…" if path.startswith("/ws/") else path
+    the page's is in the query, never logged) and without a download's key (a capability too)."""
+    for secret in ("/ws/", "/download/"):
+        if path.startswith(secret):
+            return secret + "…"
+    return path
 
 
-def build_server(argv: list[str], host: str, port: int, token: str, listening: socket.socket) -> Any:
+def printable(text: str) -> str:
+    """``text`` on one line with nothing a terminal acts on: control characters (newlines, ESC, BEL) and
+    anything unprintable are written as escapes."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+class PlainLog(logging.Formatter):
+    """The server's log: one line a record, made printable, the token never in it, an exception reduced
+    to its type and message (no frames, no variables)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__("%(levelname)s %(message)s")
+        self.token = token
+
+    def formatException(self, ei: Any) -> str:
+        exc = ei[1]
+        return f"{type(exc).__name__}: {exc}" if exc is not None else ""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record = logging.makeLogRecord(record.__dict__)
+        if record.exc_info:
+            record.msg, record.args = f"{record.getMessage()}: {self.formatException(record.exc_info)}", None
+            record.exc_info, record.exc_text = None, None
+        record.stack_info = None
+        return printable(super().format(record)).replace(self.token, "…")
+
+
+class ConnectionGate(asyncio.Protocol):
+    """Stands in front of aiohttp's protocol for each accepted connection: past the caps (in all, from one
+    address) it answers 503 and closes before aiohttp sees a byte; otherwise it hands everything on."""
+
+    def __init__(self, make_handler: Callable[[], asyncio.Protocol], counts: Counter, refusal: bytes,
+                 on_refused: Callable[[str], None]) -> None:
+        self.make_handler, self.counts, self.refusal, self.on_refused = make_handler, counts, refusal, on_refused
+        self.inner: asyncio.Protocol | None = None
+        self.address = ""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if self.counts[self.address] >= CONNECTIONS_PER_ADDRESS or self.counts.total() >= MAX_CONNECTIONS:
+            self.on_refused(self.address)
+            # Answer, then close a little later: closing with the request unread would reset the
+            # connection, and the client could lose the answer.
+            with contextlib.suppress(Exception):
+                transport.write(self.refusal)     # type: ignore[attr-defined]
+                transport.write_eof()             # type: ignore[attr-defined]
+            asyncio.get_running_loop().call_later(REFUSAL_LINGER, transport.close)
+            return
+        self.counts[self.address] += 1
+        self.inner = self.make_handler()
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.inner is None:
+            return
+        self.counts[self.address] -= 1
+        if self.counts[self.address] <= 0:
+            del self.counts[self.address]
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
+class RateLimitedLog:
+    """One log line per ``every`` seconds at most for a kind of event, with how many were not logged."""
+
+    def __init__(self, every: float = 5.0) -> None:
+        self.every, self.last, self.quiet = every, -math.inf, 0
+
+    def __call__(self, message: str, *args: Any) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every:
+            self.quiet += 1
+            return
+        more = f" (and {self.quiet} more)" if self.quiet else ""
+        self.last, self.quiet = now, 0
+        log.warning(message + more, *args)
+
+
+def build_server(argv: list[str], host: str, port: int, token: str, listening: socket.socket,
+                 limits: WebLimits = WebLimits()) -> Any:
     """The aiohttp application around textual-serve's pieces (imported here: the extra is optional)."""
     from aiohttp import WSMsgType, web
     from aiohttp.abc import AbstractAccessLogger
@@ -160,7 +316,41 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
 
     class TabService(AppService):
         """One tab's process: ours to start (argv, own process group, parent-death signal), with the
-        size clamped, and ours to end for sure."""
+        size clamped, its input within a budget, and ours to end for sure."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.budget = InputBudget(INPUT_RATE, INPUT_BURST)
+            self.pending_size: tuple[int, int] | None = None
+            self.resizer: asyncio.Task[None] | None = None
+            self.closing: asyncio.Future[Any] | None = None
+            self.dropped = False
+
+        async def send_keys(self, data: bytes) -> None:
+            """Keys from the page, or nothing if they are past the budget (a flood; one log line)."""
+            if self.budget.take(len(data)):
+                await self.send_bytes(data)
+            elif not self.dropped:
+                self.dropped = True
+                log.warning("a tab's input is past its budget (%d bytes a second): dropping keys", INPUT_RATE)
+
+        async def send_meta_within_budget(self, data: dict[str, Any]) -> None:
+            if self.budget.take(META_COST):
+                await self.send_meta(data)
+
+        def resize_soon(self, width: Any, height: Any) -> None:
+            """The latest size asked for reaches the tab as soon as the budget allows; the ones between
+            are skipped (a flood of resizes is one resize)."""
+            self.pending_size = clamp_size(width, height)
+            if self.resizer is None or self.resizer.done():
+                self.resizer = asyncio.create_task(self._resize_when_allowed())
+
+        async def _resize_when_allowed(self) -> None:
+            while self.pending_size is not None:
+                await asyncio.sleep(self.budget.wait_for(META_COST))
+                if self.pending_size is not None and self.budget.take(META_COST):
+                    size, self.pending_size = self.pending_size, None
+                    await self.set_terminal_size(*size)
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
             process = await asyncio.create_subprocess_exec(
@@ -173,12 +363,21 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
 
         async def start(self, width: int, height: int) -> None:
             await super().start(*clamp_size(width, height))
+            if self._task is not None:
+                self._task.add_done_callback(self._process_ended)
+
+        def _process_ended(self, _task: asyncio.Task[None]) -> None:
+            """The tab's output has ended (it left, crashed or was killed): close its page, which ends
+            the relay and frees its slot (else the page of a dead tab stayed open, holding it)."""
+            self.closing = asyncio.ensure_future(self.remote_close())
 
         async def set_terminal_size(self, width: Any, height: Any) -> None:
             await super().set_terminal_size(*clamp_size(width, height))
 
         async def stop(self) -> None:
             """Ask the tab to quit (it saves), then hang it up, then kill its process group."""
+            if self.resizer is not None:
+                self.resizer.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(super().stop(), QUIT_GRACE)
             process = self._process
@@ -199,10 +398,29 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
             self.logger.info("%s %s %s %s", request.remote, request.method, redact(request.path),
                              response.status)
 
+
     class CardTableServer(Server):
         def __init__(self) -> None:
             super().__init__(shlex.join(argv), host=host, port=port, title="cardtable")
-            self.tabs: set[TabService] = set()
+            self.tabs: dict[TabService, str] = {}       # every tab whose process may be alive → address
+            self.ending: set[TabService] = set()
+            self.stopping = asyncio.Event()
+            self.connections: Counter = Counter()
+            self.log_refused_connection = RateLimitedLog()
+
+        def initialize_logging(self) -> None:
+            """Plain lines on stdout (see :class:`PlainLog`), not textual-serve's rich tracebacks."""
+            handler = logging.StreamHandler(sys.stdout)
+            handler.setFormatter(PlainLog(token))
+            logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+
+        def tab_refusal(self, address: str) -> str | None:
+            """Why a new tab from ``address`` is refused (a line for its page), or None."""
+            if sum(1 for where in self.tabs.values() if where == address) >= limits.per_address:
+                return t("web_too_many_tabs_here", limit=limits.per_address)
+            if len(self.tabs) >= limits.max_tabs:
+                return t("web_too_many_tabs", limit=limits.max_tabs)
+            return None
 
         async def _make_app(self) -> web.Application:
             app = web.Application(middlewares=[self.guard], client_max_size=64 * 1024)
@@ -250,24 +468,47 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
                 return web.Response(status=403, text=t("web_wrong_origin") + "\n")
             width, height = clamp_size(request.query.get("width"), request.query.get("height"))
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
-            await websocket.prepare(request)
+            address = request.remote or ""
+            refusal = self.tab_refusal(address)
+            if refusal is not None:
+                await websocket.prepare(request)
+                await self.refuse_tab(websocket, address, refusal)
+                return websocket
             async def close() -> None:
                 await websocket.close()
 
             tab = TabService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                              close=close, download_manager=self.download_manager)
-            self.tabs.add(tab)
+            self.tabs[tab] = address          # its slot is taken before the first await
             try:
+                await websocket.prepare(request)
                 await tab.start(width, height)
                 await self.relay(websocket, tab)
             finally:
                 await asyncio.shield(self.end_tab(tab))
             return websocket
 
+        async def refuse_tab(self, websocket: web.WebSocketResponse, address: str, refusal: str) -> None:
+            """One line in the page's terminal, a close with "try again later", one line in the log."""
+            log.warning("%s refused a table: %d open, %d from there (--max-tabs %d, --per-address %d)",
+                        address, len(self.tabs), sum(1 for a in self.tabs.values() if a == address),
+                        limits.max_tabs, limits.per_address)
+            with contextlib.suppress(Exception):
+                await websocket.send_bytes(f"\r\n  {refusal}\r\n".encode())
+            reason = refusal.encode()[:120].decode("utf-8", "ignore").encode()
+            await websocket.close(code=TRY_AGAIN_LATER, message=reason)
+
         async def end_tab(self, tab: TabService) -> None:
-            if tab in self.tabs:
-                self.tabs.discard(tab)
+            """Stop a tab once (the page's handler and the server's shutdown may both ask); it counts
+            against the limits until its process is gone."""
+            if tab not in self.tabs or tab in self.ending:
+                return
+            self.ending.add(tab)
+            try:
                 await tab.stop()
+            finally:
+                self.tabs.pop(tab, None)
+                self.ending.discard(tab)
 
         async def relay(self, websocket: web.WebSocketResponse, tab: TabService) -> None:
             """The page's messages to the tab; anything malformed is dropped."""
@@ -282,15 +523,13 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
                     continue
                 kind, data = envelope[0], (envelope[1] if len(envelope) > 1 else None)
                 if kind == "stdin" and isinstance(data, str):
-                    await tab.send_bytes(data.encode("utf-8", "replace"))
+                    await tab.send_keys(data.encode("utf-8", "replace"))
                 elif kind == "resize" and isinstance(data, dict):
-                    await tab.set_terminal_size(data.get("width"), data.get("height"))
+                    tab.resize_soon(data.get("width"), data.get("height"))
                 elif kind == "ping" and isinstance(data, (str, int, float)):
                     await websocket.send_json(["pong", data])
-                elif kind == "blur":
-                    await tab.blur()
-                elif kind == "focus":
-                    await tab.focus()
+                elif kind in ("blur", "focus"):
+                    await tab.send_meta_within_budget({"type": kind})
 
         async def on_startup(self, app: web.Application) -> None:
             shown = f"[{host}]" if ":" in host else host
@@ -299,14 +538,49 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
         async def on_shutdown(self, app: web.Application) -> None:
             await asyncio.gather(*(self.end_tab(tab) for tab in list(self.tabs)), return_exceptions=True)
 
+        def refused_connection(self, address: str) -> None:
+            self.log_refused_connection("%s refused a connection: %d open, %d from there", address,
+                                        self.connections.total(), self.connections[address])
+
+        async def run(self) -> None:
+            """aiohttp's runner with our site: each connection passes the :class:`ConnectionGate` first;
+            ``REQUEST_TIMEOUT`` is aiohttp's keep-alive timer, which also ends a connection that has not
+            sent a whole request by then."""
+            runner = web.AppRunner(await self._make_app(), handle_signals=False, access_log_class=AccessLog,
+                                   keepalive_timeout=REQUEST_TIMEOUT,
+                                   shutdown_timeout=QUIT_GRACE + 2 * HANGUP_GRACE + 1)
+            await runner.setup()
+            text = t("web_too_many_connections").encode() + b"\n"
+            refusal = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                       b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(text), text))
+            server = self
+
+            class GatedSite(web.SockSite):
+                async def start(self) -> None:
+                    await web.BaseSite.start(self)
+                    handlers = self._runner.server
+                    assert handlers is not None, "the runner is set up before its site starts"
+                    self._server = await asyncio.get_running_loop().create_server(
+                        lambda: ConnectionGate(handlers, server.connections, refusal, server.refused_connection),
+                        sock=listening, backlog=128)
+
+            try:
+                await GatedSite(runner, listening).start()
+                await self.stopping.wait()
+            finally:
+                await runner.cleanup()
+
         def serve(self, debug: bool = False) -> None:
             self.initialize_logging()
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
             for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, self.request_exit)
-            web.run_app(self._make_app(), sock=listening, handle_signals=False, loop=loop, print=None,
-                        access_log_class=AccessLog, shutdown_timeout=QUIT_GRACE + 2 * HANGUP_GRACE + 1)
+                loop.add_signal_handler(sig, self.stopping.set)
+            try:
+                loop.run_until_complete(self.run())
+            finally:
+                loop.run_until_complete(loop.shutdown_asyncgens())
+                loop.close()
 
     return CardTableServer()
 
@@ -316,7 +590,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family, backlog=128)
 
 
-def run_web_server(host: str, port: int) -> int:
+def run_web_server(host: str, port: int, limits: WebLimits = WebLimits()) -> int:
     try:
         import textual_serve  # noqa: F401
     except ImportError:
@@ -333,6 +607,6 @@ def run_web_server(host: str, port: int) -> int:
 
     i18n.set_language(i18n.detect_language())     # the page's few words
     token = secrets.token_urlsafe(24)
-    server = build_server(child_command(), host, listening.getsockname()[1], token, listening)
+    server = build_server(child_command(), host, listening.getsockname()[1], token, listening, limits)
     server.serve()
     return 0
