@@ -193,11 +193,11 @@ async def test_max_sessions_refuses_with_a_clear_message(tmp_path):
             await asyncio.wait_for(second.closed.wait(), WAIT)
 
 
-async def test_connections_per_address_are_capped(tmp_path):
+async def test_tables_per_address_are_capped(tmp_path):
     async with running_server(tmp_path, per_address=1) as server, session(server, _key()) as first:
         await first.wait_for("Choose a game")
         async with session(server, _key()) as second:
-            await second.wait_for("too many connections")
+            await second.wait_for("too many tables")
 
 
 async def test_idle_timeout_saves_and_says_so(tmp_path):
