@@ -5,6 +5,10 @@ For N = 1, 4, 8, … concurrent players, every client connects with its own key,
 from connecting to the first frame of the table, the time from a key to the table's answer, the memory
 of each table process, and whether every hand finished. Bounded in sessions and in time; the server and
 all its tables stop at the end.
+
+First, a flood: one client types 256 KiB into its table while a new connection waits for the server's
+SSH banner and another player presses keys on their own table. Reported: the banner time and that
+player's key→screen time (median / p95), which a server that blocks on one client's input cannot keep.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from pathlib import Path
 
 HAND_MOVES = 56            # Gong Zhu: four showing decisions and 52 cards
 LEVELS = (1, 4, 8, 16, 24)
+FLOOD_BYTES = 256 * 1024
+FLOOD_SAMPLES = 5          # at least this many of each measure, however slow the server is
+FLOOD_CAP = 180.0          # and never longer than this
 
 
 def _rss_kib(pid: int) -> int | None:
@@ -110,12 +117,102 @@ async def _level(sessions: int, seconds: float) -> dict:
         return result
 
 
+async def _banner_time(port: int, timeout: float) -> float:
+    started = time.monotonic()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        await asyncio.wait_for(reader.readline(), timeout)
+    finally:
+        writer.close()
+    return time.monotonic() - started
+
+
+async def _home_screen(conn) -> object:
+    process = await conn.create_process(term_type="xterm-256color", term_size=(100, 30), encoding=None)
+    seen = bytearray()
+    while b"Choose" not in seen:
+        chunk = await asyncio.wait_for(process.stdout.read(65536), 60)
+        if not chunk:
+            raise ConnectionError("the table ended before its home screen")
+        seen += chunk
+    return process
+
+
+async def _settled(process, quiet: float = 0.1) -> None:
+    """Read until the table has been quiet for a moment."""
+    while True:
+        try:
+            if not await asyncio.wait_for(process.stdout.read(65536), quiet):
+                return
+        except TimeoutError:
+            return
+
+
+async def _flood(seconds: float) -> dict:
+    """Banner and key→screen times while one client floods its table (see the module's docstring)."""
+    import asyncssh
+
+    from cardtable.serve.ssh import SshLimits, TableServer
+
+    result: dict = {"banner": [], "key": []}
+    with tempfile.TemporaryDirectory(prefix="cardtable-load-") as directory:
+        server = TableServer(SshLimits(max_sessions=4, per_address=4, idle_timeout=600), directory=Path(directory))
+        await server.start("127.0.0.1", 0)
+        options = {"username": "load", "known_hosts": None, "agent_path": None}
+        try:
+            async with asyncssh.connect("127.0.0.1", server.port, client_keys=[asyncssh.generate_private_key(
+                        "ssh-ed25519")], **options) as flood_conn, \
+                    asyncssh.connect("127.0.0.1", server.port, client_keys=[asyncssh.generate_private_key(
+                        "ssh-ed25519")], **options) as player_conn:
+                flooder = await _home_screen(flood_conn)
+                player = await _home_screen(player_conn)
+
+                async def drain() -> None:
+                    while await flooder.stdout.read(65536):
+                        pass
+
+                draining = asyncio.ensure_future(drain())
+                flooder.stdin.write(b"x" * FLOOD_BYTES)
+                started = time.monotonic()
+                deadline = started + seconds
+                keys = (b"\x1b[B", b"\x1b[A")       # down, up: the highlighted game moves
+                while time.monotonic() - started < FLOOD_CAP and (
+                        time.monotonic() < deadline or min(len(result["banner"]), len(result["key"])) < FLOOD_SAMPLES):
+                    left = max(1.0, FLOOD_CAP - (time.monotonic() - started))
+                    result["banner"].append(await _banner_time(server.port, left))
+                    await _settled(player)
+                    sent = time.monotonic()
+                    player.stdin.write(keys[len(result["key"]) % 2])
+                    if not await asyncio.wait_for(player.stdout.read(65536), left):
+                        break
+                    result["key"].append(time.monotonic() - sent)
+                draining.cancel()
+                flood_conn.close()
+        finally:
+            await server.stop()
+    return result
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"median {statistics.median(values) * 1000:.0f} ms p95 {_pct(values, 0.95) * 1000:.0f} ms "
+            f"(n={len(values)})")
+
+
+def flood_report(seconds: float = 15.0) -> None:
+    r = asyncio.run(_flood(seconds))
+    print(f"flood of {FLOOD_BYTES // 1024} KiB from one client: SSH banner {_ms(r['banner'])}; "
+          f"another player's key→screen {_ms(r['key'])}", flush=True)
+
+
 def main(seconds: float = 90.0, levels: tuple[int, ...] = LEVELS) -> int:
     try:
         import asyncssh  # noqa: F401
     except ImportError:
         print("cardtable bench serve: needs asyncssh (pip install 'cardtable[serve]')")
         return 2
+    flood_report(min(seconds, 15.0))
     print(f"serve ssh on 127.0.0.1: every player starts Gong Zhu and plays one hand (CPUs instant); "
           f"at most {seconds:g} s per level")
     for sessions in levels:
