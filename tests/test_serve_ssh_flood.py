@@ -72,6 +72,8 @@ async def test_a_table_that_reads_nothing_caps_its_input_and_holds_up_no_one(tmp
         # client drops the connection, as ssh does when it is killed).
         flooder.process.get_extra_info("connection").close()
         await asyncio.wait_for(flooder.closed.wait(), WAIT)
+        await _wait_until(lambda: table._hangup is not None, what="the hang-up")
+        assert not table.pending                        # its queued input was dropped
         # Gone at once: its queued input dropped, SIGHUP and then (it is stopped) SIGKILL.
         await _wait_until(lambda: not server.sessions and not _alive(pid), timeout=serve_ssh.EXIT_GRACE + WAIT,
                           what="the flooding table to end")

@@ -23,8 +23,8 @@ from pathlib import Path
 HAND_MOVES = 56            # Gong Zhu: four showing decisions and 52 cards
 LEVELS = (1, 4, 8, 16, 24)
 FLOOD_BYTES = 256 * 1024
-FLOOD_SAMPLES = 5          # at least this many of each measure, however slow the server is
-FLOOD_CAP = 180.0          # and never longer than this
+FLOOD_PROBE = 0.5          # seconds between two banner probes
+FLOOD_CAP = 180.0          # the longest one probe is waited for
 
 
 def _rss_kib(pid: int) -> int | None:
@@ -173,19 +173,32 @@ async def _flood(seconds: float) -> dict:
 
                 draining = asyncio.ensure_future(drain())
                 flooder.stdin.write(b"x" * FLOOD_BYTES)
-                started = time.monotonic()
-                deadline = started + seconds
-                keys = (b"\x1b[B", b"\x1b[A")       # down, up: the highlighted game moves
-                while time.monotonic() - started < FLOOD_CAP and (
-                        time.monotonic() < deadline or min(len(result["banner"]), len(result["key"])) < FLOOD_SAMPLES):
-                    left = max(1.0, FLOOD_CAP - (time.monotonic() - started))
-                    result["banner"].append(await _banner_time(server.port, left))
-                    await _settled(player)
-                    sent = time.monotonic()
-                    player.stdin.write(keys[len(result["key"]) % 2])
-                    if not await asyncio.wait_for(player.stdout.read(65536), left):
-                        break
-                    result["key"].append(time.monotonic() - sent)
+                deadline = time.monotonic() + seconds
+
+                async def banners() -> None:
+                    # A new connection every half second, each timed on its own: a stalled server
+                    # shows as many long waits, not as one.
+                    probes = []
+                    while time.monotonic() < deadline:
+                        probes.append(asyncio.ensure_future(_banner_time(server.port, FLOOD_CAP)))
+                        await asyncio.sleep(FLOOD_PROBE)
+                    for waited in await asyncio.gather(*probes, return_exceptions=True):
+                        result["banner"].append(waited if isinstance(waited, float) else FLOOD_CAP)
+
+                async def keys() -> None:
+                    arrows = (b"\x1b[B", b"\x1b[A")      # down, up: the highlighted game moves
+                    while time.monotonic() < deadline:
+                        await _settled(player)
+                        sent = time.monotonic()
+                        player.stdin.write(arrows[len(result["key"]) % 2])
+                        try:
+                            if not await asyncio.wait_for(player.stdout.read(65536), FLOOD_CAP):
+                                return
+                        except TimeoutError:
+                            pass
+                        result["key"].append(time.monotonic() - sent)
+
+                await asyncio.gather(banners(), keys())
                 draining.cancel()
                 flood_conn.close()
         finally:
