@@ -295,7 +295,7 @@ def test_the_command_prints_the_fingerprint_and_stops_cleanly_on_sigterm(tmp_pat
 
     server = _cardtable("serve", "ssh", "--port", "0", env={"CARDTABLE_HOME": str(tmp_path)})
     first = server.stdout.readline()
-    assert "serving over SSH on 127.0.0.1:" in first
+    assert "serving over SSH on 127.0.0.1:" in first and "only this machine can connect" in first
     assert server.stdout.readline().startswith("cardtable: host key SHA256:")
     server.send_signal(signal.SIGTERM)
     out, err = server.communicate(timeout=WAIT)

@@ -147,6 +147,7 @@ async def test_environment_requests_are_capped_in_count_and_size(tmp_path):
                                                 env={"LANG": "en_US.UTF-8", "BIG": "x" * 4000})
             await asyncio.wait_for(process.wait_closed(), WAIT)
         assert any("ignored environment variables over" in line for line in server.log_lines)
+        assert any("refused the command 'sim gongzhu'" in line for line in server.log_lines)
 
         conn, client = await _connect(server)
         env = {f"VAR{n}": "1" for n in range(serve_ssh.ENV_REQUESTS + 5)}

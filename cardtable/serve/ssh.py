@@ -38,7 +38,7 @@ except ImportError:     # pragma: no cover - the `serve` extra is not installed
 
 from asyncssh.packet import SSHPacket
 
-from cardtable.serve import ServeError, data_dir, package_root
+from cardtable.serve import ServeError, data_dir, is_loopback, package_root
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, before SIGKILL
@@ -293,11 +293,13 @@ class TableServer:
             return
         args = client_args(process.command)
         if args is None:
+            self.log(f"{connection.address}: refused the command {(process.command or '')[:80]!r}")
             process.stdout.write(b"cardtable: over SSH you can ask for 'new GAME [--seed N] [--level L] "
                                  b"[--option K=V]' or 'continue [SLOT]', or nothing for the home screen.\r\n")
             process.exit(2)
             return
         if process.get_terminal_type() is None:
+            self.log(f"{connection.address}: refused a session without a terminal")
             process.stdout.write(b"cardtable needs a terminal: connect with 'ssh -t'.\r\n")
             process.exit(2)
             return
@@ -652,7 +654,9 @@ def run_ssh_server(host: str, port: int, limits: SshLimits) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        print(f"cardtable: serving over SSH on {host}:{server.port} (ssh -p {server.port} {host})", flush=True)
+        reach = "only this machine can connect" if is_loopback(host) else "reachable beyond this machine"
+        print(f"cardtable: serving over SSH on {host}:{server.port} (ssh -p {server.port} {host}; {reach})",
+              flush=True)
         print(f"cardtable: host key {server.fingerprint}", flush=True)
         print(f"cardtable: players' files in {server.directory}", flush=True)
         await stop.wait()
