@@ -150,19 +150,30 @@ async def _settled(process, quiet: float = 0.1) -> None:
 
 async def _flood(seconds: float) -> dict:
     """Banner and key→screen times while one client floods its table (see the module's docstring)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
     import asyncssh
 
-    from cardtable.serve.ssh import SshLimits, TableServer
+    from cardtable.serve import package_root
 
     result: dict = {"banner": [], "key": []}
     with tempfile.TemporaryDirectory(prefix="cardtable-load-") as directory:
-        server = TableServer(SshLimits(max_sessions=4, per_address=4, idle_timeout=600), directory=Path(directory))
-        await server.start("127.0.0.1", 0)
+        # The server in its own process (the real command), so that a server that stalls cannot also
+        # stall the clients that time it.
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "cardtable", "serve", "ssh", "--port", "0",
+            env={**os.environ, "PYTHONPATH": package_root(), "CARDTABLE_HOME": directory},
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         options = {"username": "load", "known_hosts": None, "agent_path": None}
         try:
-            async with asyncssh.connect("127.0.0.1", server.port, client_keys=[asyncssh.generate_private_key(
+            first = (await asyncio.wait_for(server.stdout.readline(), 60)).decode()
+            port = int(first.split("127.0.0.1:")[1].split()[0])
+            async with asyncssh.connect("127.0.0.1", port, client_keys=[asyncssh.generate_private_key(
                         "ssh-ed25519")], **options) as flood_conn, \
-                    asyncssh.connect("127.0.0.1", server.port, client_keys=[asyncssh.generate_private_key(
+                    asyncssh.connect("127.0.0.1", port, client_keys=[asyncssh.generate_private_key(
                         "ssh-ed25519")], **options) as player_conn:
                 flooder = await _home_screen(flood_conn)
                 player = await _home_screen(player_conn)
@@ -180,7 +191,7 @@ async def _flood(seconds: float) -> dict:
                     # shows as many long waits, not as one.
                     probes = []
                     while time.monotonic() < deadline:
-                        probes.append(asyncio.ensure_future(_banner_time(server.port, FLOOD_CAP)))
+                        probes.append(asyncio.ensure_future(_banner_time(port, FLOOD_CAP)))
                         await asyncio.sleep(FLOOD_PROBE)
                     for waited in await asyncio.gather(*probes, return_exceptions=True):
                         result["banner"].append(waited if isinstance(waited, float) else FLOOD_CAP)
@@ -202,7 +213,13 @@ async def _flood(seconds: float) -> dict:
                 draining.cancel()
                 flood_conn.close()
         finally:
-            await server.stop()
+            if server.returncode is None:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.wait_for(server.wait(), FLOOD_CAP)
+                except TimeoutError:
+                    server.kill()
+                    await server.wait()
     return result
 
 
