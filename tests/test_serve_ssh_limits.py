@@ -124,6 +124,22 @@ async def test_logged_in_connections_are_capped_per_address_and_in_all(tmp_path)
         again.close()
 
 
+async def test_connections_still_logging_in_are_capped(tmp_path):
+    async with logged_server(tmp_path) as server:
+        silent = [await asyncio.open_connection("127.0.0.1", server.port)
+                  for _ in range(serve_ssh.LOGINS_PER_ADDRESS)]   # connected, never logging in
+        await _wait_until(lambda: len(server.logging_in) == serve_ssh.LOGINS_PER_ADDRESS, what="the logins")
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        assert await asyncio.wait_for(reader.read(), WAIT) == b""       # closed at once
+        writer.close()
+        assert any("too many logging in at once" in line for line in server.log_lines)
+        for _, held in silent:
+            held.close()
+        await _wait_until(lambda: not server.logging_in, what="the silent connections to be forgotten")
+        conn, _ = await _connect(server)            # room again
+        conn.close()
+
+
 async def test_a_connection_without_a_table_is_closed_after_the_session_timeout(tmp_path):
     async with logged_server(tmp_path, session_timeout=1.0) as server:
         started = time.monotonic()

@@ -45,6 +45,8 @@ EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, 
 INPUT_CAP = 64 * 1024     # a table's input not yet written to its terminal; above it the channel pauses
 WINDOW = 128 * 1024       # the SSH receive window of a channel: what a client may send ahead of us
 LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
+LOGINS_PER_ADDRESS = 8    # connections not yet logged in, at once, from one address (like sshd's MaxStartups)
+LOGINS = 64               # and in all
 ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
 ENV_BYTES = 256           # the longest name + value kept; longer ones are ignored
 MIN_RSA_BITS = 2048
@@ -224,6 +226,8 @@ class TableServer:
         self.log = log
         self.sessions: set[_Session] = set()
         self.connections: set[_Connection] = set()        # logged in
+        self.logging_in: set[_Connection] = set()         # connected, not logged in yet
+        self._quiet_until: dict[str, float] = {}          # refused logins: one log line per address per minute
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
     @property
@@ -260,6 +264,19 @@ class TableServer:
 
     def connected_players(self) -> set[str]:
         return {key_id(c.key) for c in self.connections if c.key is not None}
+
+    def admit_login(self, connection: _Connection) -> bool:
+        """Whether a new connection may try to log in (the others still logging in are few enough)."""
+        same = sum(1 for c in self.logging_in if c.address == connection.address)
+        if same < LOGINS_PER_ADDRESS and len(self.logging_in) < LOGINS:
+            self.logging_in.add(connection)
+            return True
+        now = time.monotonic()
+        if self._quiet_until.get(connection.address, 0.0) <= now:
+            self._quiet_until[connection.address] = now + 60.0
+            self.log(f"{connection.address}: refused connections: too many logging in at once "
+                     f"(at most {LOGINS_PER_ADDRESS} per address, {LOGINS} in all)")
+        return False
 
     def admit(self, connection: _Connection) -> str | None:
         """Why a connection that has just logged in is refused, or None (then it is counted)."""
@@ -335,8 +352,11 @@ class _Connection(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
+        if not self.server.admit_login(self):
+            conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.server.logging_in.discard(self)
         self.server.connections.discard(self)
         if self._watch is not None:
             self._watch.cancel()
@@ -355,6 +375,7 @@ class _Connection(asyncssh.SSHServer):
             self.conn.close()
 
     def auth_completed(self) -> None:
+        self.server.logging_in.discard(self)
         refusal = self.server.admit(self)
         if refusal:
             self.close(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
