@@ -273,6 +273,7 @@ class TableServer:
             return True
         now = time.monotonic()
         if self._quiet_until.get(connection.address, 0.0) <= now:
+            self._quiet_until = {address: t for address, t in self._quiet_until.items() if t > now}
             self._quiet_until[connection.address] = now + 60.0
             self.log(f"{connection.address}: refused connections: too many logging in at once "
                      f"(at most {LOGINS_PER_ADDRESS} per address, {LOGINS} in all)")
