@@ -127,8 +127,8 @@ async def test_logged_in_connections_are_capped_per_address_and_in_all(tmp_path)
 async def test_connections_still_logging_in_are_capped(tmp_path):
     async with logged_server(tmp_path) as server:
         silent = [await asyncio.open_connection("127.0.0.1", server.port)
-                  for _ in range(serve_ssh.LOGINS_PER_ADDRESS)]   # connected, never logging in
-        await _wait_until(lambda: len(server.logging_in) == serve_ssh.LOGINS_PER_ADDRESS, what="the logins")
+                  for _ in range(server.limits.logins_per_address)]   # connected, never logging in
+        await _wait_until(lambda: len(server.logging_in) == server.limits.logins_per_address, what="the logins")
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         assert await asyncio.wait_for(reader.read(), WAIT) == b""       # closed at once
         writer.close()

@@ -101,8 +101,11 @@ async def _level(sessions: int, seconds: float) -> dict:
     from cardtable.serve.ssh import SshLimits, TableServer
 
     with tempfile.TemporaryDirectory(prefix="cardtable-load-") as directory:
-        server = TableServer(SshLimits(max_sessions=sessions, per_address=sessions + 1, idle_timeout=600),
-                             directory=Path(directory))
+        # Every player comes from 127.0.0.1: the per-address limits must let all of them in.
+        server = TableServer(SshLimits(max_sessions=sessions, per_address=sessions, idle_timeout=600,
+                                       max_connections=sessions + 1, connections_per_address=sessions + 1,
+                                       logins=sessions + 1, logins_per_address=sessions + 1),
+                             directory=Path(directory), log=lambda line: None)
         await server.start("127.0.0.1", 0)
         result: dict = {"first_frame": [], "key": [], "rss": [], "finished": 0}
         started = time.monotonic()

@@ -45,8 +45,6 @@ EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, 
 INPUT_CAP = 64 * 1024     # a table's input not yet written to its terminal; above it the channel pauses
 WINDOW = 128 * 1024       # the SSH receive window of a channel: what a client may send ahead of us
 LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
-LOGINS_PER_ADDRESS = 8    # connections not yet logged in, at once, from one address (like sshd's MaxStartups)
-LOGINS = 64               # and in all
 ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
 ENV_BYTES = 256           # the longest name + value kept; longer ones are ignored
 MIN_RSA_BITS = 2048
@@ -65,6 +63,8 @@ class SshLimits:
     session_timeout: float = 30.0       # a logged-in connection with no table is closed after this
     idle_timeout: float = 1800.0        # a table with no key for this long is saved and ended
     max_players: int = 1000             # players' directories kept (users/<sha>); the oldest idle go
+    logins_per_address: int = 8         # connections still logging in, at once, from one address (like
+    logins: int = 64                    # sshd's MaxStartups), and in all
     guests: bool = False
 
 
@@ -268,7 +268,7 @@ class TableServer:
     def admit_login(self, connection: _Connection) -> bool:
         """Whether a new connection may try to log in (the others still logging in are few enough)."""
         same = sum(1 for c in self.logging_in if c.address == connection.address)
-        if same < LOGINS_PER_ADDRESS and len(self.logging_in) < LOGINS:
+        if same < self.limits.logins_per_address and len(self.logging_in) < self.limits.logins:
             self.logging_in.add(connection)
             return True
         now = time.monotonic()
@@ -276,7 +276,7 @@ class TableServer:
             self._quiet_until = {address: t for address, t in self._quiet_until.items() if t > now}
             self._quiet_until[connection.address] = now + 60.0
             self.log(f"{connection.address}: refused connections: too many logging in at once "
-                     f"(at most {LOGINS_PER_ADDRESS} per address, {LOGINS} in all)")
+                     f"(at most {self.limits.logins_per_address} per address, {self.limits.logins} in all)")
         return False
 
     def admit(self, connection: _Connection) -> str | None:
