@@ -193,11 +193,11 @@ async def test_max_sessions_refuses_with_a_clear_message(tmp_path):
             await asyncio.wait_for(second.closed.wait(), WAIT)
 
 
-async def test_connections_per_address_are_capped(tmp_path):
+async def test_tables_per_address_are_capped(tmp_path):
     async with running_server(tmp_path, per_address=1) as server, session(server, _key()) as first:
         await first.wait_for("Choose a game")
         async with session(server, _key()) as second:
-            await second.wait_for("too many connections")
+            await second.wait_for("too many tables")
 
 
 async def test_idle_timeout_saves_and_says_so(tmp_path):
@@ -295,7 +295,7 @@ def test_the_command_prints_the_fingerprint_and_stops_cleanly_on_sigterm(tmp_pat
 
     server = _cardtable("serve", "ssh", "--port", "0", env={"CARDTABLE_HOME": str(tmp_path)})
     first = server.stdout.readline()
-    assert "serving over SSH on 127.0.0.1:" in first
+    assert "serving over SSH on 127.0.0.1:" in first and "only this machine can connect" in first
     assert server.stdout.readline().startswith("cardtable: host key SHA256:")
     server.send_signal(signal.SIGTERM)
     out, err = server.communicate(timeout=WAIT)

@@ -76,11 +76,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ssh.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     ssh.add_argument("--port", type=_port, default=2222, help="port (default 2222; 0 picks a free one)")
     ssh.add_argument("--max-sessions", type=_count, default=16, metavar="N",
-                     help="most players at once (default 16)")
+                     help="most tables at once (default 16)")
     ssh.add_argument("--per-address", type=_count, default=4, metavar="N",
-                     help="most connections from one address (default 4)")
+                     help="most tables at once from one address (default 4)")
+    ssh.add_argument("--max-connections", type=_count, default=64, metavar="N",
+                     help="most logged-in connections at once (default 64)")
+    ssh.add_argument("--connections-per-address", type=_count, default=8, metavar="N",
+                     help="most logged-in connections at once from one address (default 8)")
+    ssh.add_argument("--session-timeout", type=_seconds, default=30.0, metavar="S",
+                     help="close a connection that holds no table for S seconds (default 30)")
     ssh.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="S",
                      help="end a session after S seconds without a key (default 1800; the game is saved)")
+    ssh.add_argument("--max-players", type=_count, default=1000, metavar="N",
+                     help="players' directories kept; a new player removes the one idle longest, never "
+                          "a connected one (default 1000)")
     ssh.add_argument("--guest", action="store_true",
                      help="also let people without a key in, with throwaway storage")
     web = kinds.add_parser("web", help="a web server: the table in a browser tab",
@@ -94,8 +103,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="most tables from one address (default 4)")
 
 
+def is_loopback(host: str) -> bool:
+    """Only this machine can reach it: localhost, 127.0.0.0/8 or ::1."""
+    import ipaddress
+
+    try:
+        return host in LOOPBACK_HOSTS or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def warn_if_public(host: str) -> None:
-    if host not in LOOPBACK_HOSTS:
+    if not is_loopback(host):
         print(f"cardtable: warning: listening on {host}, not only this machine: anyone who can reach it "
               f"can connect", file=sys.stderr)
 
@@ -109,7 +128,10 @@ def main(args: argparse.Namespace) -> int:
             return 2
 
         limits = SshLimits(max_sessions=args.max_sessions, per_address=args.per_address,
-                           idle_timeout=args.idle_timeout, guests=args.guest)
+                           max_connections=args.max_connections,
+                           connections_per_address=args.connections_per_address,
+                           session_timeout=args.session_timeout, idle_timeout=args.idle_timeout,
+                           max_players=args.max_players, guests=args.guest)
         warn_if_public(args.host)
         return run_ssh_server(args.host, args.port, limits)
     from cardtable.serve.web import WebLimits, run_web_server

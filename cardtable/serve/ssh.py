@@ -5,6 +5,11 @@ public key decides where that process keeps its files (``users/<sha256 of the ke
 finds their saves again with the same key and never sees anyone else's; no text from the client
 ever becomes part of a path. A dropped connection, the idle timeout and a shutdown of the server all
 send the process SIGHUP, which saves the game, and the process is killed if it has not left soon after.
+
+No client can hold up the others: the pseudo-terminal is non-blocking and written from the loop's writer
+callbacks, a table's unwritten input is capped (the channel stops being read while it is full), and
+every costly thing a client can ask for is counted and limited (see :class:`SshLimits`). Each refusal is
+one line to the client and one line in the server's log.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import sys
 import tempfile
 import termios
 import time
-from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 try:
@@ -31,10 +36,18 @@ try:
 except ImportError:     # pragma: no cover - the `serve` extra is not installed
     raise ImportError("serving over SSH needs asyncssh: pip install 'cardtable[serve]'") from None
 
-from cardtable.serve import ServeError, child_command, data_dir, package_root
+from asyncssh.packet import SSHPacket
+
+from cardtable.serve import ServeError, data_dir, is_loopback, package_root
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, before SIGKILL
+INPUT_CAP = 64 * 1024     # a table's input not yet written to its terminal; above it the channel pauses
+WINDOW = 128 * 1024       # the SSH receive window of a channel: what a client may send ahead of us
+LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
+ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
+ENV_BYTES = 256           # the longest name + value kept; longer ones are ignored
+MIN_RSA_BITS = 2048
 _LOCALE = re.compile(r"^[A-Za-z]{1,8}(_[A-Za-z]{1,8})?(\.[A-Za-z0-9-]{1,16})?(@[A-Za-z0-9]{1,16})?$")
 _TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _LOCALE_VARS = ("LANG", "LC_ALL", "LC_MESSAGES")
@@ -42,9 +55,16 @@ _LOCALE_VARS = ("LANG", "LC_ALL", "LC_MESSAGES")
 
 @dataclasses.dataclass(frozen=True)
 class SshLimits:
-    max_sessions: int = 16
-    per_address: int = 4
-    idle_timeout: float = 1800.0
+    """What one server allows; every number counts something that costs memory, a process or a slot."""
+    max_sessions: int = 16              # tables at once, in all
+    per_address: int = 4                # tables at once from one address
+    max_connections: int = 64           # logged-in connections at once, in all
+    connections_per_address: int = 8    # logged-in connections at once from one address
+    session_timeout: float = 30.0       # a logged-in connection with no table is closed after this
+    idle_timeout: float = 1800.0        # a table with no key for this long is saved and ended
+    max_players: int = 1000             # players' directories kept (users/<sha>); the oldest idle go
+    logins_per_address: int = 8         # connections still logging in, at once, from one address (like
+    logins: int = 64                    # sshd's MaxStartups), and in all
     guests: bool = False
 
 
@@ -72,6 +92,22 @@ def key_id(key: asyncssh.SSHKey) -> str:
     return hashlib.sha256(key.public_data).hexdigest()
 
 
+def key_weakness(key: asyncssh.SSHKey) -> str | None:
+    """Why a public key is refused (DSA, RSA under 2048 bits), or None: ed25519, ecdsa and strong RSA."""
+    algorithm = key.get_algorithm()
+    if algorithm == "ssh-dss":
+        return "DSA keys are refused; use an ed25519 key (ssh-keygen -t ed25519)."
+    if algorithm == "ssh-rsa":
+        packet = SSHPacket(key.public_data)
+        packet.get_string()                           # "ssh-rsa", then e and n
+        packet.get_mpint()
+        bits = packet.get_mpint().bit_length()
+        if bits < MIN_RSA_BITS:
+            return (f"RSA keys need at least {MIN_RSA_BITS} bits (this one has {bits}); "
+                    f"use an ed25519 key (ssh-keygen -t ed25519).")
+    return None
+
+
 def player_home(directory: Path, key: asyncssh.SSHKey | None) -> tuple[Path, bool]:
     """The directory a player's table keeps its files in, and whether it is throwaway (a guest)."""
     if key is None:
@@ -82,7 +118,35 @@ def player_home(directory: Path, key: asyncssh.SSHKey | None) -> tuple[Path, boo
     users.mkdir(parents=True, exist_ok=True, mode=0o700)
     home = users / key_id(key)
     home.mkdir(exist_ok=True, mode=0o700)
+    os.utime(home)                                    # its last use: the pruning's order
     return home, False
+
+
+def make_room_for_player(directory: Path, key: asyncssh.SSHKey, max_players: int, connected: set[str]) -> bool:
+    """Before a new player's directory is made: remove the players idle longest (never a connected one)
+    until there is room for it under ``max_players``. False if there is no room (everyone is connected)."""
+    users = directory / "users"
+    if (users / key_id(key)).exists():
+        return True
+    try:
+        homes = [home for home in users.iterdir() if home.is_dir()]
+    except FileNotFoundError:
+        return True
+    removable = sorted((home for home in homes if home.name not in connected), key=_last_use)
+    while len(homes) >= max_players:
+        if not removable:
+            return False
+        oldest = removable.pop(0)
+        shutil.rmtree(oldest, ignore_errors=True)
+        homes.remove(oldest)
+    return True
+
+
+def _last_use(home: Path) -> float:
+    try:
+        return home.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def child_environment(home: Path, term: str | None, client_env: dict) -> dict[str, str]:
@@ -134,22 +198,36 @@ def client_args(command: str | None) -> list[str] | None:
     return words
 
 
+def table_command(*args: str) -> list[str]:
+    """The command of one player's table: this interpreter and package, ``-P -s`` so nothing in the
+    player's directory (its working directory) is importable, tied to this server (serve/table.py)."""
+    return [sys.executable, "-P", "-s", "-m", "cardtable.serve.table", str(os.getpid()), *args]
+
+
 def _set_size(fd: int, width: int, height: int) -> None:
     width = max(1, min(int(width or 80), 1000))
     height = max(1, min(int(height or 24), 1000))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 
+def _log_to_stderr(line: str) -> None:
+    print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} cardtable: {line}", file=sys.stderr, flush=True)
+
+
 # ---------------------------------------------------------------- the server
 class TableServer:
-    """Listens, authenticates, enforces the limits and runs one table per session."""
+    """Listens, authenticates, enforces the limits and runs one table per connection."""
 
-    def __init__(self, limits: SshLimits, directory: Path | None = None):
+    def __init__(self, limits: SshLimits, directory: Path | None = None,
+                 log: Callable[[str], None] = _log_to_stderr):
         self.limits = limits
         self.directory = directory or data_dir()
         self.host_key = load_host_key(self.directory)
+        self.log = log
         self.sessions: set[_Session] = set()
-        self.per_address: Counter[str] = Counter()
+        self.connections: set[_Connection] = set()        # logged in
+        self.logging_in: set[_Connection] = set()         # connected, not logged in yet
+        self._quiet_until: dict[str, float] = {}          # refused logins: one log line per address per minute
         self.acceptor: asyncssh.SSHAcceptor | None = None
 
     @property
@@ -165,9 +243,9 @@ class TableServer:
         try:
             self.acceptor = await asyncssh.create_server(
                 lambda: _Connection(self), host, port, server_host_keys=[self.host_key],
-                process_factory=self._run_session, encoding=None, line_editor=False,
+                encoding=None, line_editor=False, window=WINDOW,
                 allow_scp=False, agent_forwarding=False, x11_forwarding=False,
-                login_timeout=60, keepalive_interval=30, keepalive_count_max=4)
+                login_timeout=LOGIN_TIMEOUT, keepalive_interval=30, keepalive_count_max=4)
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
@@ -179,61 +257,192 @@ class TableServer:
         await asyncio.gather(*(session.hang_up("shutdown") for session in sessions), return_exceptions=True)
         for session in sessions:               # whatever did not leave in time is killed
             session._signal(signal.SIGKILL)
+        for connection in list(self.connections):
+            connection.close()
         if self.acceptor is not None:
             await self.acceptor.wait_closed()
 
+    def connected_players(self) -> set[str]:
+        return {key_id(c.key) for c in self.connections if c.key is not None}
+
+    def admit_login(self, connection: _Connection) -> bool:
+        """Whether a new connection may try to log in (the others still logging in are few enough)."""
+        same = sum(1 for c in self.logging_in if c.address == connection.address)
+        if same < self.limits.logins_per_address and len(self.logging_in) < self.limits.logins:
+            self.logging_in.add(connection)
+            return True
+        now = time.monotonic()
+        if self._quiet_until.get(connection.address, 0.0) <= now:
+            self._quiet_until = {address: t for address, t in self._quiet_until.items() if t > now}
+            self._quiet_until[connection.address] = now + 60.0
+            self.log(f"{connection.address}: refused connections: too many logging in at once "
+                     f"(at most {self.limits.logins_per_address} per address, {self.limits.logins} in all)")
+        return False
+
+    def admit(self, connection: _Connection) -> str | None:
+        """Why a connection that has just logged in is refused, or None (then it is counted)."""
+        if len(self.connections) >= self.limits.max_connections:
+            return f"the server is full ({self.limits.max_connections} connections); please try again later."
+        same = sum(1 for c in self.connections if c.address == connection.address)
+        if same >= self.limits.connections_per_address:
+            return f"too many connections from your address (at most {self.limits.connections_per_address})."
+        self.connections.add(connection)
+        return None
+
+    def table_refusal(self, connection: _Connection) -> str | None:
+        if len(self.sessions) >= self.limits.max_sessions:
+            return (f"the table is full ({self.limits.max_sessions} players at once); "
+                    f"please try again later.")
+        same = sum(1 for s in self.sessions if s.connection.address == connection.address)
+        if same >= self.limits.per_address:
+            return f"too many tables from your address (at most {self.limits.per_address})."
+        if connection.key is not None and not make_room_for_player(
+                self.directory, connection.key, self.limits.max_players, self.connected_players()):
+            return "there is no room for a new player right now; please try again later."
+        return None
+
     async def _run_session(self, process: asyncssh.SSHServerProcess) -> None:
         connection: _Connection = process.get_extra_info("connection").get_owner()
-        refusal = self._refusal(connection)
+        refusal = self.table_refusal(connection)
         if refusal:
+            self.log(f"{connection.address}: refused a table: {refusal}")
             process.stdout.write(f"cardtable: {refusal}\r\n".encode())
             process.exit(1)
             return
         args = client_args(process.command)
         if args is None:
+            self.log(f"{connection.address}: refused the command {(process.command or '')[:80]!r}")
             process.stdout.write(b"cardtable: over SSH you can ask for 'new GAME [--seed N] [--level L] "
                                  b"[--option K=V]' or 'continue [SLOT]', or nothing for the home screen.\r\n")
             process.exit(2)
             return
         if process.get_terminal_type() is None:
+            self.log(f"{connection.address}: refused a session without a terminal")
             process.stdout.write(b"cardtable needs a terminal: connect with 'ssh -t'.\r\n")
             process.exit(2)
             return
         session = _Session(self, process, connection, args)
         self.sessions.add(session)
+        connection.table = session
         try:
             status = await session.run()
         finally:
             self.sessions.discard(session)
+            connection.table_ended()
         with contextlib.suppress(OSError, asyncssh.Error, BrokenPipeError):
             process.exit(status)
 
-    def _refusal(self, connection: _Connection) -> str | None:
-        if len(self.sessions) >= self.limits.max_sessions:
-            return (f"the table is full ({self.limits.max_sessions} players at once); "
-                    f"please try again later.")
-        if self.per_address[connection.address] > self.limits.per_address:
-            return f"too many connections from your address (at most {self.limits.per_address})."
-        return None
-
 
 class _Connection(asyncssh.SSHServer):
-    """One client connection: public-key login (any key: the key is who you are), guests if allowed."""
+    """One client connection: public-key login (any key: the key is who you are), guests if allowed.
+    At most one session channel at a time; closed when it holds no table for ``session_timeout``."""
 
     def __init__(self, server: TableServer):
         self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
         self.key: asyncssh.SSHKey | None = None
         self.address = "?"
+        self.channel: asyncssh.SSHServerChannel | None = None
+        self.table: _Session | None = None
+        self.without_table_since = time.monotonic()
+        self.refused_key = False
+        self.env_refused = False
+        self._watch: asyncio.Task | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        self.server.per_address[self.address] += 1
+        if not self.server.admit_login(self):
+            conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.server.per_address[self.address] -= 1
-        if self.server.per_address[self.address] <= 0:
-            del self.server.per_address[self.address]
+        self.server.logging_in.discard(self)
+        self.server.connections.discard(self)
+        if self._watch is not None:
+            self._watch.cancel()
+        if self.table is not None:
+            self.table.drop()
+
+    def close(self, reason: str | None = None, code: int = asyncssh.DISC_BY_APPLICATION) -> None:
+        """End the connection; the reason (one line) is shown by the client (OpenSSH: "Received
+        disconnect ... : reason")."""
+        if self.conn is None:
+            return
+        if reason:
+            self.server.log(f"{self.address}: closed: {reason}")
+            self.conn.disconnect(code, f"cardtable: {reason}")
+        else:
+            self.conn.close()
+
+    def auth_completed(self) -> None:
+        self.server.logging_in.discard(self)
+        refusal = self.server.admit(self)
+        if refusal:
+            self.close(refusal, asyncssh.DISC_TOO_MANY_CONNECTIONS)
+            return
+        self.without_table_since = time.monotonic()
+        self._watch = asyncio.ensure_future(self._watch_tableless())
+
+    async def _watch_tableless(self) -> None:
+        """The time limit of a connection that holds no table (``ssh -N``, or after its table ended)."""
+        limit = min(self.server.limits.session_timeout, self.server.limits.idle_timeout)
+        while True:
+            if self.table is None:
+                left = self.without_table_since + limit - time.monotonic()
+                if left <= 0:
+                    self.close(f"no table was opened for {limit:g} s; bye.")
+                    return
+                await asyncio.sleep(min(left, 5.0))
+            else:
+                await asyncio.sleep(5.0)
+
+    def table_ended(self) -> None:
+        self.table = None
+        self.without_table_since = time.monotonic()
+
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, asyncssh.SSHServerProcess]:
+        """A session channel: one at a time per connection, its environment requests capped."""
+        assert self.conn is not None
+        if self.channel is not None:
+            reason = "one table per connection: open another connection for another table."
+            self.server.log(f"{self.address}: refused a second channel")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, f"cardtable: {reason}")
+        channel = self.conn.create_server_channel(encoding=None, window=WINDOW)
+        # asyncssh has no public cap on env requests: its handler for them is wrapped (tested in
+        # tests/test_serve_ssh_limits.py against the asyncssh version installed).
+        channel._process_env_request = self._env_filter(  # type: ignore[method-assign]
+            channel, channel._process_env_request)
+        self.channel = channel
+        asyncio.ensure_future(self._forget_channel(channel))
+        return channel, asyncssh.SSHServerProcess(self.server._run_session, None, 0, False)
+
+    async def _forget_channel(self, channel: asyncssh.SSHServerChannel) -> None:
+        await channel.wait_closed()
+        if self.channel is channel:
+            self.channel = None
+
+    def _env_filter(self, channel: asyncssh.SSHServerChannel, keep: Callable[[SSHPacket], bool]):
+        """At most ENV_REQUESTS environment requests per channel (more close the connection), each kept
+        only if its name and value fit in ENV_BYTES."""
+        count = 0
+
+        def env_request(packet: SSHPacket) -> bool:
+            nonlocal count
+            count += 1
+            if count > ENV_REQUESTS:
+                if count == ENV_REQUESTS + 1:
+                    self.close(f"too many environment variables (at most {ENV_REQUESTS}).")
+                return False
+            peek = SSHPacket(packet.get_remaining_payload())
+            if len(peek.get_string()) + len(peek.get_string()) > ENV_BYTES:
+                if not self.env_refused:
+                    self.env_refused = True
+                    self.server.log(f"{self.address}: ignored environment variables over {ENV_BYTES} bytes")
+                return False
+            return keep(packet)
+
+        return env_request
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -245,6 +454,15 @@ class _Connection(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        weakness = key_weakness(key)
+        if weakness:
+            if not self.refused_key:        # once per connection: a client may offer several keys
+                self.refused_key = True
+                self.server.log(f"{self.address}: refused a key: {weakness}")
+                if self.conn is not None:
+                    with contextlib.suppress(OSError):
+                        self.conn.send_auth_banner(f"cardtable: {weakness}\r\n")
+            return False
         # asyncssh calls this again for the signed request just before it checks the signature, so
         # after a successful login this holds the key that proved itself.
         self.key = key
@@ -259,7 +477,13 @@ class _Connection(asyncssh.SSHServer):
 
 
 class _Session:
-    """One player's table on a pseudo-terminal, bridged to the SSH channel."""
+    """One player's table on a pseudo-terminal, bridged to the SSH channel.
+
+    Output (table → client) is read from the pty only while the channel keeps up. Input (client →
+    table) goes through a queue of at most INPUT_CAP bytes, written to the non-blocking pty by the
+    loop's writer callback as the table reads it; while the queue is full the channel is paused, so the
+    client's SSH window closes and the client waits. The end of the channel or the connection drops
+    the queue and hangs the table up at once."""
 
     def __init__(self, server: TableServer, process: asyncssh.SSHServerProcess, connection: _Connection,
                  args: list[str]):
@@ -271,6 +495,11 @@ class _Session:
         self.master = -1
         self.last_input = time.monotonic()
         self.ended_by: str | None = None
+        self.pending = bytearray()
+        self._writing = False
+        self._room = asyncio.Event()
+        self._room.set()
+        self._hangup: asyncio.Task | None = None
 
     async def run(self) -> int:
         home, throwaway = player_home(self.server.directory, self.connection.key)
@@ -279,25 +508,30 @@ class _Session:
         finally:
             if throwaway:
                 shutil.rmtree(home, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.utime(home)
 
     async def _run_table(self, home: Path) -> int:
         width, height, _, _ = self.process.get_terminal_size()
         self.master, slave = os.openpty()
         try:
             _set_size(self.master, width, height)
+            os.set_blocking(self.master, False)
             env = child_environment(home, self.process.get_terminal_type(), dict(self.process.env))
             self.child = await asyncio.create_subprocess_exec(
-                *child_command(*self.args), stdin=slave, stdout=slave, stderr=slave,
+                *table_command(*self.args), stdin=slave, stdout=slave, stderr=slave,
                 env=env, cwd=str(home), start_new_session=True)
         finally:
             os.close(slave)
         tasks = [asyncio.ensure_future(coro) for coro in
-                 (self._pump_output(), self._pump_input(), self._watch_idle())]
+                 (self._pump_output(), self._pump_input(), self._watch_idle(), self._watch_channel())]
         try:
             status = await self.child.wait()
         finally:
             if self.child.returncode is None:      # cancelled (the server stopped): never leave it behind
                 self._signal(signal.SIGKILL)
+            self._stop_writing()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -325,6 +559,8 @@ class _Session:
                 loop.remove_reader(self.master)
             try:
                 data = os.read(self.master, 65536)
+            except BlockingIOError:
+                continue
             except OSError:          # EIO: the table closed its terminal
                 return
             if not data:
@@ -333,8 +569,9 @@ class _Session:
             await self.process.stdout.drain()
 
     async def _pump_input(self) -> None:
-        """Client → table; resizes follow; the end of the connection hangs the table up."""
+        """Client → the input queue; resizes follow; the end of the input hangs the table up."""
         while True:
+            await self._room.wait()
             try:
                 data = await self.process.stdin.read(4096)
             except asyncssh.TerminalSizeChanged as change:
@@ -346,25 +583,63 @@ class _Session:
             except (asyncssh.Error, OSError, BrokenPipeError):
                 data = b""
             if not data:
-                await self.hang_up("dropped")
+                self.drop()
                 return
             self.last_input = time.monotonic()
-            view = memoryview(data)
-            while view:
-                try:
-                    written = os.write(self.master, view)
-                except BlockingIOError:
-                    await asyncio.sleep(0.01)
-                    continue
-                except OSError:
-                    return
-                view = view[written:]
+            self._queue(data)
+
+    def _queue(self, data: bytes) -> None:
+        self.pending += data
+        if not self._writing:
+            asyncio.get_running_loop().add_writer(self.master, self._write_some)
+            self._writing = True
+        if len(self.pending) >= INPUT_CAP and self._room.is_set():
+            self._room.clear()
+            self.process.channel.pause_reading()
+
+    def _write_some(self) -> None:
+        """The loop's writer callback: as much of the queue as the terminal takes now, never blocking."""
+        try:
+            written = os.write(self.master, self.pending[:16384])
+        except BlockingIOError:
+            return
+        except OSError:              # the table closed its terminal: nothing will read the rest
+            written = len(self.pending)
+        del self.pending[:written]
+        if not self.pending:
+            self._stop_writing()
+        if not self._room.is_set() and len(self.pending) <= INPUT_CAP // 2:
+            self._room.set()
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.process.channel.resume_reading()
+
+    def _stop_writing(self) -> None:
+        if self._writing:
+            self._writing = False
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_writer(self.master)
+
+    async def _watch_channel(self) -> None:
+        """A channel the client closed ends the table at once, even while its input is paused (a paused
+        asyncssh channel holds the close back until its buffer is read; ``is_closing`` tells at once)."""
+        channel = self.process.channel
+        while not channel.is_closing():
+            await asyncio.sleep(0.2)
+        self.drop()
+
+    def drop(self) -> None:
+        """The client is gone: forget its queued input and hang the table up (it saves)."""
+        self.pending.clear()
+        self._stop_writing()
+        if self._hangup is None:
+            self._hangup = asyncio.ensure_future(self.hang_up("dropped"))
 
     async def _watch_idle(self) -> None:
         timeout = self.server.limits.idle_timeout
         while True:
             left = self.last_input + timeout - time.monotonic()
             if left <= 0:
+                self.server.log(f"{self.connection.address}: a table idle for {timeout:g} s ended")
                 await self.hang_up("idle")
                 return
             await asyncio.sleep(min(left, 5.0))
@@ -405,7 +680,9 @@ def run_ssh_server(host: str, port: int, limits: SshLimits) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        print(f"cardtable: serving over SSH on {host}:{server.port} (ssh -p {server.port} {host})", flush=True)
+        reach = "only this machine can connect" if is_loopback(host) else "reachable beyond this machine"
+        print(f"cardtable: serving over SSH on {host}:{server.port} (ssh -p {server.port} {host}; {reach})",
+              flush=True)
         print(f"cardtable: host key {server.fingerprint}", flush=True)
         print(f"cardtable: players' files in {server.directory}", flush=True)
         await stop.wait()
