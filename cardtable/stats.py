@@ -687,12 +687,12 @@ class StatsService:
             self._db = StatsDB(self._path, busy_timeout=self._busy_timeout)
         try:
             return getattr(self._db, method)(*args, **kwargs)
+        except StatsError:            # its notice is set already: told as the database said it
+            return None
         except Exception as exc:      # noqa: BLE001 - never a crash at the table: the player is told once
             kind = failure_kind(exc)
             self._db.notice = Notice("error" if kind in ("damaged", "newer") else kind,
                                      (("reason", _reason(exc)),))
-            return None
-        except StatsError:
             return None
         finally:
             if self._db.notice:
