@@ -215,6 +215,28 @@ async def test_the_same_player_on_a_second_connection_takes_the_seat_over(tmp_pa
             await hub.close()
 
 
+async def test_a_second_connection_in_the_lobby_keeps_the_seat_its_player_chose(tmp_path):
+    """Reconnecting before the deal takes the same seat over: the partnership chosen by sitting stays."""
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            bob = await TableClient.connect(hub.socket_path, BOB, "bob")
+            code = (await alice.create("guinote", open_seats=(1, 2, 3)))["data"]["code"]
+            assert (await bob.join(code))["data"]["seat"] == 1
+            assert (await bob.sit(2))["ok"]
+            second = await TableClient.connect(hub.socket_path, BOB, "bob")
+            assert (await second.join(code))["data"]["seat"] == 2
+            await asyncio.wait_for(bob.closed.wait(), 10)
+            session = hub.tables[code].session
+            assert [s.index for s in session.seats if s.person] == [0, 2]
+            assert session.seats[1].open and session.seats[2].connected
+            for client in (alice, bob, second):
+                await client.close()
+        finally:
+            await hub.close()
+
+
 async def test_a_restarted_hub_resumes_its_tables_where_they_were(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path)

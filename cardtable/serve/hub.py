@@ -582,11 +582,10 @@ class Hub:
             return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": conn.seat})
         self._detach(conn)
         if mine is not None and mine in table.conns:     # the same player on a new connection: it wins
-            old = table.conns.pop(mine)
+            old = table.conns.pop(mine)                  # (no ``leave``: in the lobby it would free the seat)
             old.table = old.seat = None
             old.send(_refusal(None, "hub_replaced", "you joined this table from another connection"))
             self._spawn(self._flush_and_drop(old, "replaced"))
-            session.leave(mine)
         reply = session.join(conn.identity, conn.name)
         if not reply.ok:
             return reply
