@@ -520,6 +520,29 @@ async def test_a_thinker_that_fails_does_not_hang_the_table(tmp_path, caplog):
             await hub.close()
 
 
+class WrongThinker(BrokenThinker):
+    """A thinker that answers, but never a move the table takes (a bot's bug): no move at its turn."""
+
+    def decide(self, level: str, view: Any) -> Any:
+        return None
+
+
+async def test_a_thinker_whose_answers_are_refused_does_not_hang_the_table(tmp_path, caplog):
+    async with asyncio.timeout(BOUND):
+        hub = Hub(tmp_path, fast(), thinker_for=lambda spec: WrongThinker())
+        await hub.start()
+        try:
+            alice, bob, code = await table_of_two(hub)
+            await asyncio.gather(Person(alice).play_hand(), Person(bob).play_hand())
+            session = hub.tables[code].session
+            assert session.match.view(0).hand_number == 2 or session.match.is_over()
+            assert "refused" in caplog.text
+            for client in (alice, bob):
+                await client.close()
+        finally:
+            await hub.close()
+
+
 async def test_connections_beyond_the_cap_are_refused(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path, fast(connections=1))

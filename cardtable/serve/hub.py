@@ -678,7 +678,15 @@ class Hub:
                     move = turn.automatic
                 else:
                     move = await self._decide(table, turn)
-                if session.resolve(turn, move):
+                resolved = session.resolve(turn, move)
+                if not resolved and turn.automatic is None and session.pending() == turn:
+                    # Refused though nothing changed: a wrong answer (a bot's bug), which asked again
+                    # would spin the table forever. The CPU declines or makes its first legal move.
+                    logger.error("table %s: the table refused the answer of the CPU at seat %d",
+                                 table.code, turn.seat)
+                    move = None if turn.optional else turn.view.legal[0]
+                    resolved = session.resolve(turn, move)
+                if resolved:
                     self._flush(table)
                     if move is not None and turn.automatic is None and not session.match.silent(move):
                         await asyncio.sleep(session.cpu_delay)
