@@ -357,6 +357,40 @@ async def other_sees_a_move(alice: TableClient, bob: TableClient) -> None:
     raise AssertionError("the other never saw the move")
 
 
+async def test_listing_closed_tables_reads_their_seats_off_the_loop_and_replays_no_match(tmp_path, monkeypatch):
+    """«Continue» reads the saved tables' seats only: no match is replayed for it (the table store keeps
+    every table ever made), and the files are read in a thread, never on the hub's event loop."""
+    import threading
+
+    from cardtable import saves
+
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            code = (await alice.create("gongzhu", open_seats=(2,)))["data"]["code"]
+            assert (await alice.leave())["ok"]
+            hub._close_table(hub.tables[code])                   # as the idle sweeper does
+            readers: list[threading.Thread] = []
+            read = hub.store.read
+
+            def reading(slot: str) -> Any:
+                readers.append(threading.current_thread())
+                return read(slot)
+
+            def no_replay(*args: Any) -> Any:
+                raise AssertionError("a match was replayed to list the tables")
+
+            monkeypatch.setattr(hub.store, "read", reading)
+            monkeypatch.setattr(saves, "rebuild", no_replay)
+            listed = await alice.tables()
+            assert [(t["code"], t["seat"], t["names"][0]) for t in listed["data"]] == [(code, 0, "alice")]
+            assert readers and threading.main_thread() not in readers
+            await alice.close()
+        finally:
+            await hub.close()
+
+
 async def test_a_flood_an_oversized_line_and_garbage_from_one_client_do_not_stop_the_others(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path, fast(rate=5.0, burst=10))

@@ -34,7 +34,7 @@ from typing import Any
 from cardtable import games, wire
 from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
-from cardtable.saves import SaveError, SlotBusy
+from cardtable.saves import SUFFIX, SaveError, SlotBusy
 from cardtable.serve.tablestore import BackgroundStore
 from cardtable.table import (
     OVER,
@@ -429,6 +429,8 @@ class Hub:
         name = message["cmd"]
         if name in HUB_COMMANDS:
             reply = getattr(self, f"_cmd_{name}")(conn, message)
+            if asyncio.iscoroutine(reply):               # ``tables`` reads files: in a thread
+                reply = await reply
             conn.send(self._reply(reply_id, reply))
             if conn.table is not None:
                 self._flush(conn.table)
@@ -593,7 +595,7 @@ class Hub:
         table.wake.set()
         return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": reply.data})
 
-    def _cmd_tables(self, conn: _Conn, message: dict[str, Any]) -> Reply:
+    async def _cmd_tables(self, conn: _Conn, message: dict[str, Any]) -> Reply:
         """``{"cmd": "tables"}``: the tables this player has a seat at (for «Continue»)."""
         assert conn.identity is not None
         tag = owner_tag(conn.identity)
@@ -603,30 +605,37 @@ class Hub:
             listed.append({"code": table.code, "game": session.spec.name, "phase": session.phase,
                            "seat": next(s.index for s in session.seats if s.owner == tag),
                            "names": session.names()})
-        listed.extend(self._closed_tables(tag, {table.code for table in self._seated(conn.identity)}))
+        listed.extend(await asyncio.to_thread(self._closed_tables, tag, set(self.tables)))
         return Reply(True, data=listed)
 
     def _closed_tables(self, tag: str, skip: set[str]) -> list[dict[str, Any]]:
-        """The saved tables not held now (closed while nobody was at them) with a seat of ``tag``'s."""
-        if not self.store.directory.is_dir():
+        """The saved tables not held now (closed while nobody was at them) with a seat of ``tag``'s,
+        newest first. Run in a thread: the store keeps every table ever made, so only each file's
+        envelope is read (no match is replayed; a damaged one shows when it is joined)."""
+        try:
+            names = os.listdir(self.store.directory)
+        except OSError:
             return []
         found = []
-        for info in self.store.list():
-            code = read_code(info.slot[len(SLOT_PREFIX):]) if info.slot.startswith(SLOT_PREFIX) else None
-            if code is None or code in skip or info.damaged:
+        for name in names:
+            slot = name[:-len(SUFFIX)] if name.endswith(SUFFIX) else ""
+            code = read_code(slot[len(SLOT_PREFIX):]) if slot.startswith(SLOT_PREFIX) else None
+            if code is None or code in skip or slot != SLOT_PREFIX + code:
                 continue
             try:
-                table = self.store.read(info.slot).table or {}
+                save = self.store.read(slot)
             except SaveError:
                 continue
+            table = save.table or {}
             seats = [table.get(f"seat{index}") for index in range(SEATS)]
             owners = [entry.partition(" ") if isinstance(entry, str) else ("", "", "") for entry in seats]
             mine = next((index for index, (owner, _, _) in enumerate(owners) if owner == tag), None)
             if mine is None or table.get("phase") == OVER:
                 continue
-            found.append({"code": code, "game": info.game, "phase": table.get("phase"), "seat": mine,
-                          "names": [clean_name(name) for _, _, name in owners]})
-        return found
+            found.append((save.saved_at, {"code": code, "game": save.game, "phase": table.get("phase"),
+                                          "seat": mine, "names": [clean_name(name) for _, _, name in owners]}))
+        found.sort(key=lambda item: item[0], reverse=True)
+        return [entry for _, entry in found]
 
     def _cmd_leave(self, conn: _Conn, message: dict[str, Any]) -> Reply:
         """``{"cmd": "leave"}``: away from the table (the seat stays this player's; its CPU plays it)."""
