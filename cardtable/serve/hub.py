@@ -307,7 +307,7 @@ class Hub:
         table.session.autosave()
         if table.task is not None:
             table.task.cancel()
-        self.store.flush()                          # on disk before anyone else may open the slot
+        self.store.flush(table.session.slot)        # on disk before anyone else may open the slot
         self.store.unlock(table.session.slot)
         self.tables.pop(table.code, None)
 
