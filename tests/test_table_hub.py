@@ -9,7 +9,6 @@ import dataclasses
 import json
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from cardtable import games, wire
 from cardtable.serve.hub import PROTOCOL, SLOT_PREFIX, Hub, HubBusy, HubLimits
 from cardtable.serve.tableclient import HubError, TableClient
 from cardtable.table import Event
+from tests.test_wire import strings
 
 ALICE, BOB, EVE = "key-alice", "key-bob", "key-eve"
 BOUND = 60.0                  # every test ends by itself well within this
@@ -87,18 +87,6 @@ class Person:
             if event.type == "hand_over" and event.view.hand_number == hand:
                 return
         raise AssertionError("the hand did not end")
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
 
 
 def assert_no_hidden_cards(hub: Hub, code: str, seat: int, events: list[Event]) -> None:

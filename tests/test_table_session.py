@@ -34,6 +34,7 @@ from cardtable.table import (
     command_from_json,
     read_code,
 )
+from tests.test_wire import strings
 
 GAMES = ("gongzhu", "guinote", "guandan")
 ALICE, BOB, CAROL = "key-alice", "key-bob", "key-carol"
@@ -121,18 +122,6 @@ def play(session: TableSession, people: People, hands: int, limit: int = 20_000,
 
 
 # ---------------------------------------------------------------- hidden information
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
-
-
 def hidden_from(session: TableSession, seat: int, hand: int | None = None) -> set[str]:
     """Card codes of a deal (by default the one on the table) that ``seat`` has not seen: the other
     hands as dealt and the stock, less what any move of the hand showed and the seat's own cards."""
@@ -141,7 +130,7 @@ def hidden_from(session: TableSession, seat: int, hand: int | None = None) -> se
     hidden = {code for other, hand in enumerate(deal["hands"]) if other != seat for code in hand}
     hidden |= set(deal.get("stock", ())) - {deal.get("pinta")}
     hand = deal["hand"]
-    shown = {s for r in log if r["type"] == "move" and r["hand"] == hand for s in _strings(r["move"])}
+    shown = {s for r in log if r["type"] == "move" and r["hand"] == hand for s in strings(r["move"])}
     return hidden - shown - set(deal["hands"][seat])
 
 
@@ -151,12 +140,12 @@ def check_event(session: TableSession, seat: int, event: Event) -> None:
         assert "move" not in event.data, "another seat's move was sent as such"
     # The seat's own move is its own; a finished hand's records are checked against that hand's deal.
     data = {key: value for key, value in event.data.items() if key not in ("move", "record", "results")}
-    leaked = hidden_from(session, seat) & set(_strings(data))
+    leaked = hidden_from(session, seat) & set(strings(data))
     assert not leaked, (event.type, leaked)
     for record in (event.data.get("record"), event.data.get("results")):
         if record is not None:
             hand = record.get("hand", record.get("hands"))
-            leaked = hidden_from(session, seat, hand) & set(_strings(record))
+            leaked = hidden_from(session, seat, hand) & set(strings(record))
             assert not leaked, (event.type, leaked)
     if event.view is not None:
         assert event.view.seat == seat
