@@ -412,6 +412,29 @@ async def test_a_flood_an_oversized_line_and_garbage_from_one_client_do_not_stop
             await hub.close()
 
 
+async def test_json_nested_too_deep_is_refused_as_bad_json_and_the_connection_stays(tmp_path, caplog):
+    """A line of 30,000 open brackets fits the line limit but not Python's recursion limit: it is bad
+    JSON like any other (refused, the connection goes on), never an error of the hub."""
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            reader, writer = await raw_client(hub, EVE)
+            writer.write(b"[" * 30_000 + b"\n")
+            answer = json.loads(await reader.readline())
+            assert answer["ok"] is False and answer["key"] == "hub_bad_json", answer
+            writer.write(b'{"cmd": "tables", "id": 1}\n')
+            assert json.loads(await reader.readline()) == {"reply": 1, "ok": True, "data": []}
+            writer.close()
+            # In the hello too: refused as a bad hello.
+            reader, writer = await asyncio.open_unix_connection(str(hub.socket_path))
+            writer.write(b"[" * 30_000 + b"\n")
+            assert json.loads(await reader.readline())["key"] == "hub_bad_hello"
+            writer.close()
+            assert "a table connection failed" not in caplog.text
+        finally:
+            await hub.close()
+
+
 async def test_a_client_that_stops_reading_is_cut_off_and_its_seat_goes_to_its_cpu(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path, fast(rate=10_000.0, burst=10_000, queue_lines=16, write_timeout=2.0))

@@ -393,7 +393,7 @@ class Hub:
         try:
             raw = await asyncio.wait_for(conn.reader.readline(), self.limits.hello_timeout)
             hello = json.loads(raw)
-        except (TimeoutError, ValueError, UnicodeDecodeError):
+        except (TimeoutError, ValueError, RecursionError):     # (RecursionError: nested too deep)
             hello = None
         if not (isinstance(hello, dict) and hello.get("hello") == PROTOCOL and hello.get("version") == wire.WIRE_VERSION):
             conn.send(_refusal(None, "hub_bad_hello", f"expected a hello of {PROTOCOL} version {wire.WIRE_VERSION}"))
@@ -417,7 +417,7 @@ class Hub:
     async def _handle(self, conn: _Conn, raw: bytes) -> None:
         try:
             message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):                    # (UnicodeDecodeError is a ValueError)
             conn.send(_refusal(None, "hub_bad_json", "a line is one JSON object"))
             return
         reply_id = message.get("id") if isinstance(message, dict) else None
