@@ -61,7 +61,10 @@ def read_code(text: Any) -> str | None:
 
 def clean_name(text: Any) -> str:
     """A player's name as the table shows it: cleaned as text from files is, spaces folded into one,
-    at most :data:`NAME_LIMIT` characters; empty when nothing is left."""
+    at most :data:`NAME_LIMIT` characters; empty when nothing is left or it is no text (a client's
+    ``null``)."""
+    if not isinstance(text, str):
+        return ""
     name = " ".join(safetext.clean(text, NAME_LIMIT * 4).split())
     return name[:NAME_LIMIT].rstrip()
 

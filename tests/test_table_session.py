@@ -31,6 +31,7 @@ from cardtable.table import (
     TableSession,
     TakeBack,
     WorkerThinker,
+    clean_name,
     command_from_json,
     read_code,
 )
@@ -647,6 +648,12 @@ def test_names_are_cleaned_capped_unique_and_a_nameless_player_is_left_to_the_sc
     assert session.join(BOB, "\x07\x1b").ok and session.seats[1].name == ""      # the screen names it
     assert session.join(CAROL, "").ok and session.seats[2].name == ""             # both nameless: no number
     assert session.seats[1].person and session.seats[2].person
+
+
+@pytest.mark.parametrize("value", [None, 12, ["alice"], {"name": "alice"}, True])
+def test_a_name_that_is_no_text_is_no_name(value):
+    """A hello's ``name`` is data from a client: ``null`` is nobody's name, not «None»."""
+    assert clean_name(value) == ""
 
 
 def test_a_damaged_table_slot_is_refused_and_left_unlocked(tmp_path):
