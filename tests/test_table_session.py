@@ -16,6 +16,7 @@ from cardtable.stats import StatsDB
 from cardtable.table import (
     ARMED_LIMIT,
     OUTBOX_LIMIT,
+    TAKE_BACK_ASKS,
     Answer,
     Arm,
     BotThinker,
@@ -393,6 +394,25 @@ def test_take_back_at_a_shared_table_needs_the_others_consent(tmp_path):
     for seat in (0, 2):
         rows = sinks[seat].db.summary("gongzhu")
         assert [(row.hands, row.undo) for row in rows] == [(1, True)]
+
+
+def test_a_refused_take_back_cannot_be_asked_again_and_again_to_hold_the_table():
+    """While a request is open the CPUs wait: asking again at once after every «no» would stop the
+    table for good. A seat asks at most twice at one position (a «no» may be a slip)."""
+    session = shared_table("gongzhu", seed=13)
+    people = People(session)
+    _at_alices_turn_after_her_play(session, people)
+    for _ in range(TAKE_BACK_ASKS):
+        assert session.submit(0, TakeBack()).data == "asked"
+        assert session.submit(2, Answer(False)).ok
+    refused = session.submit(0, TakeBack())
+    assert not refused.ok and refused.key == "table_take_back_asked"
+    assert refused.params == {"limit": TAKE_BACK_ASKS} and session.request is None
+    people.read()
+    moves = len(session.match.moves)
+    people.act()                                                       # Alice plays on
+    assert len(session.match.moves) == moves + 1
+    assert session.submit(0, TakeBack()).data == "asked"               # a new position: she may ask
 
 
 def test_a_move_cancels_a_take_back_request_and_nobody_crosses_a_new_deal():
