@@ -720,6 +720,22 @@ async def test_a_hint_is_the_seats_own_asked_off_the_loop_and_off_when_the_table
             await hub.close()
 
 
+async def test_a_request_on_a_connection_the_hub_just_dropped_is_a_hub_error():
+    """The socket may break before the reader sees the end: the caller gets the client's own error."""
+
+    class BrokenWriter:
+        def write(self, data: bytes) -> None:
+            pass
+
+        async def drain(self) -> None:
+            raise ConnectionResetError(104, "Connection reset by peer")
+
+    client = TableClient(asyncio.StreamReader(), BrokenWriter())  # type: ignore[arg-type]
+    with pytest.raises(HubError):
+        await client.request("tables", timeout=5)
+    assert not client._pending
+
+
 def test_the_hub_the_client_and_the_wire_import_no_textual():
     import subprocess
     import sys

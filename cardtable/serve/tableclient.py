@@ -103,8 +103,11 @@ class TableClient:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[number], self._kinds[number] = future, cmd
         try:
-            self._send({"cmd": cmd, "id": number, **fields})
-            await self.writer.drain()
+            try:
+                self._send({"cmd": cmd, "id": number, **fields})
+                await self.writer.drain()
+            except (ConnectionError, OSError):         # broken before the reader saw the end
+                raise HubError("the hub closed the connection") from None
             return await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(number, None)
