@@ -730,10 +730,17 @@ async def test_a_request_on_a_connection_the_hub_just_dropped_is_a_hub_error():
         async def drain(self) -> None:
             raise ConnectionResetError(104, "Connection reset by peer")
 
+        def close(self) -> None:
+            pass
+
     client = TableClient(asyncio.StreamReader(), BrokenWriter())  # type: ignore[arg-type]
     with pytest.raises(HubError):
         await client.request("tables", timeout=5)
     assert not client._pending
+    reset = asyncio.StreamReader()                 # and when the hello's answer is a reset
+    reset.set_exception(ConnectionResetError(104, "Connection reset by peer"))
+    with pytest.raises(HubError):
+        await TableClient._start(reset, BrokenWriter(), {}, 5)  # type: ignore[arg-type]
 
 
 def test_the_hub_the_client_and_the_wire_import_no_textual():

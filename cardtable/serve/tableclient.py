@@ -72,7 +72,7 @@ class TableClient:
         client._send({"hello": wire.PROTOCOL, "version": wire.WIRE_VERSION, **fields})
         try:
             answer = json.loads(await asyncio.wait_for(reader.readline(), timeout))
-        except (TimeoutError, ValueError) as exc:
+        except (TimeoutError, ValueError, ConnectionError, OSError) as exc:
             writer.close()
             raise HubError(f"no hello from the hub: {exc}") from None
         if not isinstance(answer, dict) or answer.get("hello") != wire.PROTOCOL:
