@@ -225,6 +225,22 @@ async def test_a_second_connection_in_the_lobby_keeps_the_seat_its_player_chose(
             await hub.close()
 
 
+async def test_a_table_that_cannot_be_saved_is_not_made(tmp_path):
+    """The table store's writes happen later, in a thread: the lock is what says at once that nothing
+    can be kept there (here a file stands where its directory goes)."""
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            (tmp_path / "tables").write_text("not a directory")
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            refused = await alice.create("gongzhu")
+            assert not refused["ok"] and refused["key"] == "hub_cannot_save", refused
+            assert not hub.tables
+            await alice.close()
+        finally:
+            await hub.close()
+
+
 async def test_a_restarted_hub_resumes_its_tables_where_they_were(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path)

@@ -527,7 +527,9 @@ class Hub:
             code = make_code()
         self._detach(conn)
         try:
-            self.store.lock(SLOT_PREFIX + code)
+            if not self.store.lock(SLOT_PREFIX + code):     # no lock file here: nothing can be saved either
+                raise SaveError(SLOT_PREFIX + code, "the table store cannot hold a lock file",
+                                "save_why_cannot_write", detail="no lock")
             session = TableSession.create(spec, conn.identity, conn.name, options=options,
                                           levels=(level,) * SEATS, open_seats=opened, code=code,
                                           store=self.store, cpu_delay=self.limits.cpu_delay, hints=hints,
