@@ -745,6 +745,36 @@ async def test_a_request_on_a_connection_the_hub_just_dropped_is_a_hub_error():
         await TableClient._start(reset, BrokenWriter(), {}, 5)  # type: ignore[arg-type]
 
 
+async def test_a_client_whose_reader_falls_behind_asks_for_the_table_afresh_once(monkeypatch):
+    """Events nobody reads are dropped beyond a bound, oldest first: what they said (a hand's results)
+    comes back in one snapshot, asked for once until it arrives."""
+    from cardtable.serve import tableclient
+
+    class Writer:
+        def __init__(self) -> None:
+            self.lines: list[dict[str, Any]] = []
+
+        def write(self, data: bytes) -> None:
+            self.lines.append(json.loads(data))
+
+    monkeypatch.setattr(tableclient, "EVENT_LIMIT", 4)
+    writer = Writer()
+    client = TableClient(asyncio.StreamReader(), writer)  # type: ignore[arg-type]
+    client._take({"reply": 1, "ok": True, "data": {"code": "ABCDEF", "game": "gongzhu", "seat": 0}})
+
+    def event(kind: str, seq: int) -> None:
+        client._take({"event": kind, "seq": seq, "data": {}, "view": None})
+
+    for seq in range(1, 11):
+        event("moved", seq)
+    assert client.events.qsize() == 4
+    assert writer.lines == [{"cmd": "snapshot"}]
+    event("snapshot", 11)
+    for seq in range(12, 16):
+        event("moved", seq)
+    assert writer.lines == [{"cmd": "snapshot"}] * 2
+
+
 def test_the_hub_the_client_and_the_wire_import_no_textual():
     import subprocess
     import sys

@@ -23,7 +23,7 @@ from cardtable import games, wire
 from cardtable.table import Event
 
 LINE_LIMIT = 4 * 1024 * 1024        # what the client reads in one line (a view is a few kB)
-EVENT_LIMIT = 1024                  # events waiting to be read; older ones go (a snapshot catches up)
+EVENT_LIMIT = 1024                  # events waiting to be read; older ones go (a snapshot is asked for)
 
 
 class HubError(Exception):
@@ -45,6 +45,7 @@ class TableClient:
         self.seq = 0
         self.events: asyncio.Queue[Event] = asyncio.Queue()
         self.notices: list[dict[str, Any]] = []       # refusals not tied to a request (flood, too long…)
+        self._behind = False                         # events were dropped here: a snapshot is asked for
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._kinds: dict[int, str] = {}             # each pending request's command
@@ -227,6 +228,11 @@ class TableClient:
             self.seq = event.seq
             if event.view is not None and event.type != "hand_over":
                 self.view = event.view
-            if self.events.qsize() >= EVENT_LIMIT:
+            if self.events.qsize() >= EVENT_LIMIT:      # nobody reads: the oldest go, a snapshot catches up
                 self.events.get_nowait()
+                if not self._behind and event.type != "snapshot":
+                    self._send({"cmd": "snapshot"})
+                    self._behind = True
+            if event.type == "snapshot":
+                self._behind = False
             self.events.put_nowait(event)
