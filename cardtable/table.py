@@ -615,14 +615,14 @@ class TableSession:
         return DONE
 
     def _play(self, seat: int, move: Any) -> Reply:
-        if self.request is not None:              # playing on is the answer «no»
-            self._end_request("take_back_cancelled", {"seat": self.request.seat, "by": seat})
         try:
             refusal = self.match.why_illegal(move, seat)
         except (AttributeError, TypeError, ValueError, KeyError, IndexError):
             refusal = IllegalMove("not a move of this game", "table_bad_move")
-        if refusal is not None:
+        if refusal is not None:                   # (a refused play changes nothing, not even a request)
             return Reply.refused(refusal)
+        if self.request is not None:              # playing on is the answer «no»
+            self._end_request("take_back_cancelled", {"seat": self.request.seat, "by": seat})
         self._waiting.discard(seat)               # a move is going on from the results
         self._release_results()
         self._clocks[seat].tick()

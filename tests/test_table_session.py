@@ -415,6 +415,20 @@ def test_a_refused_take_back_cannot_be_asked_again_and_again_to_hold_the_table()
     assert session.submit(0, TakeBack()).data == "asked"               # a new position: she may ask
 
 
+def test_a_refused_play_leaves_a_take_back_request_open():
+    """A refused command changes nothing: an illegal play is no «playing on»."""
+    session = shared_table("gongzhu", seed=13)
+    people = People(session)
+    _at_alices_turn_after_her_play(session, people)
+    assert session.submit(0, TakeBack()).data == "asked"
+    request = session.request
+    illegal = next(move for move in session.match.legal_moves(0) if session.match.why_illegal(move, 2))
+    refused = session.submit(2, Play(illegal))
+    assert not refused.ok
+    assert session.request is request
+    assert "take_back_cancelled" not in [e.type for e in session.drain(2)]
+
+
 def test_a_move_cancels_a_take_back_request_and_nobody_crosses_a_new_deal():
     session = shared_table("guinote", seed=17)
     people = People(session)
