@@ -241,6 +241,24 @@ async def test_a_table_that_cannot_be_saved_is_not_made(tmp_path):
             await hub.close()
 
 
+async def test_a_refused_join_keeps_the_player_at_their_table(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice, bob, code = await table_of_two(hub)
+            eve = await TableClient.connect(hub.socket_path, EVE, "eve")
+            other = (await eve.create("gongzhu", open_seats=()))["data"]["code"]    # no seat for Bob there
+            refused = await bob.join(other)
+            assert not refused["ok"] and refused["key"] == "table_full", refused
+            session = hub.tables[code].session
+            assert session.seats[2].connected and hub.tables[code].conns[2] is not None
+            assert bob.code == code and bob.seat == 2
+            for client in (alice, bob, eve):
+                await client.close()
+        finally:
+            await hub.close()
+
+
 async def test_a_restarted_hub_resumes_its_tables_where_they_were(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path)

@@ -584,15 +584,15 @@ class Hub:
         if conn.table is table and conn.seat is not None:
             session.submit(conn.seat, Snapshot())
             return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": conn.seat})
-        self._detach(conn)
         if mine is not None and mine in table.conns:     # the same player on a new connection: it wins
             old = table.conns.pop(mine)                  # (no ``leave``: in the lobby it would free the seat)
             old.table = old.seat = None
             old.send(_refusal(None, "hub_replaced", "you joined this table from another connection"))
             self._spawn(self._flush_and_drop(old, "replaced"))
         reply = session.join(conn.identity, conn.name)
-        if not reply.ok:
+        if not reply.ok:                                 # (the client stays where it was)
             return reply
+        self._detach(conn)
         self._attach(conn, table, reply.data)
         table.wake.set()
         return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": reply.data})
