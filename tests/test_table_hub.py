@@ -236,6 +236,12 @@ async def test_a_table_that_cannot_be_saved_is_not_made(tmp_path):
             refused = await alice.create("gongzhu")
             assert not refused["ok"] and refused["key"] == "hub_cannot_save", refused
             assert not hub.tables
+            (tmp_path / "tables").unlink()
+            code = (await alice.create("gongzhu"))["data"]["code"]
+            (tmp_path / "tables").rename(tmp_path / "kept")
+            (tmp_path / "tables").write_text("not a directory")   # a refused second table: still at hers
+            assert (await alice.create("guinote"))["key"] == "hub_cannot_save"
+            assert hub.tables[code].conns[0] is not None and hub.tables[code].session.seats[0].connected
             await alice.close()
         finally:
             await hub.close()

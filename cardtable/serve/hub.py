@@ -525,7 +525,6 @@ class Hub:
         code = make_code()
         while code in self.tables or self.store.path(SLOT_PREFIX + code).exists():
             code = make_code()
-        self._detach(conn)
         try:
             if not self.store.lock(SLOT_PREFIX + code):     # no lock file here: nothing can be saved either
                 raise SaveError(SLOT_PREFIX + code, "the table store cannot hold a lock file",
@@ -537,6 +536,7 @@ class Hub:
         except (SaveError, OSError) as exc:
             self.store.unlock(SLOT_PREFIX + code)
             return Reply.refuse("hub_cannot_save", f"the table cannot be saved: {str(exc)[:120]}")
+        self._detach(conn)                               # (a refused create leaves the client where it was)
         table = self._hold(session)
         self._attach(conn, table, 0)
         session.submit(0, Snapshot())
