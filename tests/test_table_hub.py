@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cardtable import games, wire
 from cardtable.serve.hub import PROTOCOL, SLOT_PREFIX, Hub, HubBusy, HubLimits
 from cardtable.serve.tableclient import HubError, TableClient
-from cardtable.table import Event
+from cardtable.table import BotThinker, Event, NextHand, Play, Start
 from tests.test_wire import strings
 
 ALICE, BOB, EVE = "key-alice", "key-bob", "key-eve"
@@ -303,6 +303,48 @@ async def test_a_restarted_hub_resumes_its_tables_where_they_were(tmp_path):
             there = type(match).replay(match.options, match.seed, match.moves[:number]).view(2)
             assert event.view == dataclasses.replace(there, decision=(wire.SKIPPED_KEY, *there.decision[1:]))
             await bob.close()
+        finally:
+            await hub.close()
+
+
+async def test_a_restart_replays_each_unfinished_table_once_and_no_finished_one(tmp_path, monkeypatch):
+    """The table store keeps every table ever made: starting replays only what it resumes, once."""
+    from cardtable import saves
+    from cardtable.table import TableSession
+
+    spec = games.get("gongzhu")
+    store = saves.SaveStore(tmp_path / "tables")
+    for index, code in enumerate(("AAAAAA", "BBBBBB", "CCCCCC")):
+        session = TableSession.create(spec, ALICE, "alice", seed=index, code=code, store=store,
+                                      slot=SLOT_PREFIX + code)
+        assert session.submit(0, Start()).ok
+        if code == "CCCCCC":                                  # a finished table, kept for review
+            session.run_cpus(BotThinker(spec))
+            while not session.match.is_over():
+                seat = session.match.to_move()
+                if seat is None:
+                    break
+                if seat == 0:
+                    assert session.submit(0, Play(session.match.legal_moves(0)[0])).ok
+                    session.submit(0, NextHand())
+                session.run_cpus(BotThinker(spec))
+                if session.results is not None:
+                    session.submit(0, NextHand())
+            assert session.match.is_over() and session.phase == "over"
+        store.unlock(SLOT_PREFIX + code)
+    replays: list[str] = []
+    rebuild = saves.rebuild
+
+    def counted(slot: str, save: Any) -> Any:
+        replays.append(slot)
+        return rebuild(slot, save)
+
+    monkeypatch.setattr(saves, "rebuild", counted)
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            assert sorted(hub.tables) == ["AAAAAA", "BBBBBB"]
+            assert sorted(replays) == [SLOT_PREFIX + "AAAAAA", SLOT_PREFIX + "BBBBBB"]
         finally:
             await hub.close()
 

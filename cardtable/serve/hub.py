@@ -34,7 +34,7 @@ from typing import Any
 from cardtable import games, wire
 from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
-from cardtable.saves import SUFFIX, SaveError, SlotBusy
+from cardtable.saves import SUFFIX, SaveData, SaveError, SlotBusy
 from cardtable.serve.tablestore import BackgroundStore
 from cardtable.table import (
     OVER,
@@ -261,19 +261,37 @@ class Hub:
 
     def resume_saved(self) -> int:
         """Resume every saved table whose match is not over (nobody connected: it stands still until its
-        people join again). Returns how many."""
-        if not self.store.directory.is_dir():
-            return 0
+        people join again), newest first. Only those are replayed, once each. Returns how many."""
         resumed = 0
-        for info in self.store.list():
-            if not info.slot.startswith(SLOT_PREFIX) or info.damaged or len(self.tables) >= self.limits.tables_total:
-                continue
-            code = read_code(info.slot[len(SLOT_PREFIX):])
-            if code is None or code in self.tables:
+        for code, save in self._saved_tables(set()):
+            if len(self.tables) >= self.limits.tables_total:
+                break
+            if code in self.tables or (save.table or {}).get("phase") == OVER:
                 continue
             if self._resume(code) is not None:
                 resumed += 1
         return resumed
+
+    def _saved_tables(self, skip: set[str]) -> list[tuple[str, SaveData]]:
+        """The table store's slots (but ``skip``'s codes) as ``(code, envelope)``, newest first: only each
+        file's envelope is read, no match is replayed (the store keeps every table ever made; a damaged
+        one shows when it is resumed)."""
+        try:
+            names = os.listdir(self.store.directory)
+        except OSError:
+            return []
+        found = []
+        for name in names:
+            slot = name[:-len(SUFFIX)] if name.endswith(SUFFIX) else ""
+            code = read_code(slot[len(SLOT_PREFIX):]) if slot.startswith(SLOT_PREFIX) else None
+            if code is None or code in skip or slot != SLOT_PREFIX + code:
+                continue
+            try:
+                found.append((code, self.store.read(slot)))
+            except SaveError:
+                continue
+        found.sort(key=lambda item: item[1].saved_at, reverse=True)
+        return found
 
     def _resume(self, code: str) -> _Table | None:
         slot = SLOT_PREFIX + code
@@ -612,32 +630,18 @@ class Hub:
 
     def _closed_tables(self, tag: str, skip: set[str]) -> list[dict[str, Any]]:
         """The saved tables not held now (closed while nobody was at them) with a seat of ``tag``'s,
-        newest first. Run in a thread: the store keeps every table ever made, so only each file's
-        envelope is read (no match is replayed; a damaged one shows when it is joined)."""
-        try:
-            names = os.listdir(self.store.directory)
-        except OSError:
-            return []
+        newest first. Run in a thread (it reads every slot's envelope)."""
         found = []
-        for name in names:
-            slot = name[:-len(SUFFIX)] if name.endswith(SUFFIX) else ""
-            code = read_code(slot[len(SLOT_PREFIX):]) if slot.startswith(SLOT_PREFIX) else None
-            if code is None or code in skip or slot != SLOT_PREFIX + code:
-                continue
-            try:
-                save = self.store.read(slot)
-            except SaveError:
-                continue
+        for code, save in self._saved_tables(skip):
             table = save.table or {}
             seats = [table.get(f"seat{index}") for index in range(SEATS)]
             owners = [entry.partition(" ") if isinstance(entry, str) else ("", "", "") for entry in seats]
             mine = next((index for index, (owner, _, _) in enumerate(owners) if owner == tag), None)
             if mine is None or table.get("phase") == OVER:
                 continue
-            found.append((save.saved_at, {"code": code, "game": save.game, "phase": table.get("phase"),
-                                          "seat": mine, "names": [clean_name(name) for _, _, name in owners]}))
-        found.sort(key=lambda item: item[0], reverse=True)
-        return [entry for _, entry in found]
+            found.append({"code": code, "game": save.game, "phase": table.get("phase"), "seat": mine,
+                          "names": [clean_name(name) for _, _, name in owners]})
+        return found
 
     def _cmd_leave(self, conn: _Conn, message: dict[str, Any]) -> Reply:
         """``{"cmd": "leave"}``: away from the table (the seat stays this player's; its CPU plays it)."""
