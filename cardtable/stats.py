@@ -267,10 +267,10 @@ def _valid_pending(entry: Any) -> bool:
 class StatsDB:
     """The statistics database (see the module docstring). It never raises on a write: a hand that
     cannot be written now (a full disk, a lock held too long, a read-only file) waits in a small pending
-    file beside the database (``stats.sqlite3.pending.json``, written atomically) and is written at the
-    next write or open; ``notice`` then says what happened, for the UI to show. Only real corruption
-    moves the file aside, under a name no other file has. Reads raise :class:`StatsError` when there is
-    nothing to read from."""
+    file beside the database (``stats.sqlite3.pending.json``, written atomically) and is written with
+    the next write or before the next read (:meth:`summary`); ``notice`` then says what happened, for
+    the UI to show. Only real corruption moves the file aside, under a name no other file has. Reads
+    raise :class:`StatsError` when there is nothing to read from."""
 
     def __init__(self, path: Path | str | None = None, busy_timeout: float = 5.0) -> None:
         self.memory = str(path) == ":memory:"
@@ -687,12 +687,12 @@ class StatsService:
             self._db = StatsDB(self._path, busy_timeout=self._busy_timeout)
         try:
             return getattr(self._db, method)(*args, **kwargs)
+        except StatsError:            # its notice is set already: told as the database said it
+            return None
         except Exception as exc:      # noqa: BLE001 - never a crash at the table: the player is told once
             kind = failure_kind(exc)
             self._db.notice = Notice("error" if kind in ("damaged", "newer") else kind,
                                      (("reason", _reason(exc)),))
-            return None
-        except StatsError:
             return None
         finally:
             if self._db.notice:

@@ -37,6 +37,7 @@ CODE_LENGTH = 6
 NAME_LIMIT = 16
 OUTBOX_LIMIT = 256          # events kept per seat; a client that fell behind asks for a snapshot
 ARMED_LIMIT = 4             # moves a seat may have armed at once
+TAKE_BACK_ASKS = 2          # take-backs a seat may ask for at one position (the CPUs wait while one is open)
 TABLE_VALUES = 12           # the values a save's ``table`` may hold (saves._small_flat_dict)
 LOCAL_OWNER = "local"       # the identity of the person at a terminal's own table
 _TAG = re.compile(r"^[0-9a-f]{16}$")
@@ -61,7 +62,10 @@ def read_code(text: Any) -> str | None:
 
 def clean_name(text: Any) -> str:
     """A player's name as the table shows it: cleaned as text from files is, spaces folded into one,
-    at most :data:`NAME_LIMIT` characters; empty when nothing is left."""
+    at most :data:`NAME_LIMIT` characters; empty when nothing is left or it is no text (a client's
+    ``null``)."""
+    if not isinstance(text, str):
+        return ""
     name = " ".join(safetext.clean(text, NAME_LIMIT * 4).split())
     return name[:NAME_LIMIT].rstrip()
 
@@ -383,6 +387,7 @@ class TableSession:
         self.results: dict[str, Any] | None = None    # the hand_end record while its results are up
         self._waiting: set[int] = set()           # the people who have not yet gone on from them
         self.request: _TakeBackRequest | None = None
+        self._asked: tuple[tuple[int, int], collections.Counter[int]] = ((-1, -1), collections.Counter())
         self.armed: dict[int, list[Any]] = {seat: [] for seat in range(SEATS)}
         self._declined: tuple[tuple[int, int], set[int]] = ((-1, -1), set())
         self._outboxes: dict[int, collections.deque[Event]] = {
@@ -610,14 +615,14 @@ class TableSession:
         return DONE
 
     def _play(self, seat: int, move: Any) -> Reply:
-        if self.request is not None:              # playing on is the answer «no»
-            self._end_request("take_back_cancelled", {"seat": self.request.seat, "by": seat})
         try:
             refusal = self.match.why_illegal(move, seat)
         except (AttributeError, TypeError, ValueError, KeyError, IndexError):
             refusal = IllegalMove("not a move of this game", "table_bad_move")
-        if refusal is not None:
+        if refusal is not None:                   # (a refused play changes nothing, not even a request)
             return Reply.refused(refusal)
+        if self.request is not None:              # playing on is the answer «no»
+            self._end_request("take_back_cancelled", {"seat": self.request.seat, "by": seat})
         self._waiting.discard(seat)               # a move is going on from the results
         self._release_results()
         self._clocks[seat].tick()
@@ -697,6 +702,12 @@ class TableSession:
         if not (self.shared and others):
             self._do_take_back(keep)
             return DONE
+        if self._asked[0] != self.position:
+            self._asked = (self.position, collections.Counter())
+        if self._asked[1][seat] >= TAKE_BACK_ASKS:    # asked again after every «no», it would hold the table
+            return Reply.refused(IllegalMove("you have asked to take a move back here often enough: play on",
+                                             "table_take_back_asked", limit=TAKE_BACK_ASKS))
+        self._asked[1][seat] += 1
         self.request = _TakeBackRequest(seat, keep, self.position, others)
         for place in self.connected():
             self._emit(place, "take_back_asked", {"seat": seat, "waiting": sorted(others)})

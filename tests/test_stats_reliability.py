@@ -300,3 +300,18 @@ def test_a_schema_scribbled_with_bytes_that_are_no_utf8_is_damage(tmp_path):
     assert db.notice.kind == "damaged"
     assert len(list(tmp_path.glob("stats.sqlite3.damaged-*"))) == 1
     assert _hand(db, 1) is True
+
+
+async def test_a_read_that_cannot_be_made_keeps_its_own_notice(tmp_path):
+    """The service tells a failed read as the database said it (``unavailable``), not as a write's
+    notice wrapped around the text of the first one."""
+    path = tmp_path / stats.FILE_NAME
+    path.mkdir()                                           # no database can be opened there
+    told = []
+    service = stats.StatsService(path, on_notice=told.append)
+    try:
+        assert await service.call("summary") is None
+    finally:
+        service.close()
+    assert [notice.kind for notice in told] == ["unavailable"]
+    assert told[0].text.count("(") == 1                    # one reason, not a notice inside another

@@ -9,7 +9,6 @@ import dataclasses
 import json
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,8 @@ from hypothesis import strategies as st
 from cardtable import games, wire
 from cardtable.serve.hub import PROTOCOL, SLOT_PREFIX, Hub, HubBusy, HubLimits
 from cardtable.serve.tableclient import HubError, TableClient
-from cardtable.table import Event
+from cardtable.table import BotThinker, Event, NextHand, Play, Start
+from tests.test_wire import strings
 
 ALICE, BOB, EVE = "key-alice", "key-bob", "key-eve"
 BOUND = 60.0                  # every test ends by itself well within this
@@ -87,18 +87,6 @@ class Person:
             if event.type == "hand_over" and event.view.hand_number == hand:
                 return
         raise AssertionError("the hand did not end")
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
 
 
 def assert_no_hidden_cards(hub: Hub, code: str, seat: int, events: list[Event]) -> None:
@@ -215,6 +203,68 @@ async def test_the_same_player_on_a_second_connection_takes_the_seat_over(tmp_pa
             await hub.close()
 
 
+async def test_a_second_connection_in_the_lobby_keeps_the_seat_its_player_chose(tmp_path):
+    """Reconnecting before the deal takes the same seat over: the partnership chosen by sitting stays."""
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            bob = await TableClient.connect(hub.socket_path, BOB, "bob")
+            code = (await alice.create("guinote", open_seats=(1, 2, 3)))["data"]["code"]
+            assert (await bob.join(code))["data"]["seat"] == 1
+            assert (await bob.sit(2))["ok"]
+            second = await TableClient.connect(hub.socket_path, BOB, "bob")
+            assert (await second.join(code))["data"]["seat"] == 2
+            await asyncio.wait_for(bob.closed.wait(), 10)
+            session = hub.tables[code].session
+            assert [s.index for s in session.seats if s.person] == [0, 2]
+            assert session.seats[1].open and session.seats[2].connected
+            for client in (alice, bob, second):
+                await client.close()
+        finally:
+            await hub.close()
+
+
+async def test_a_table_that_cannot_be_saved_is_not_made(tmp_path):
+    """The table store's writes happen later, in a thread: the lock is what says at once that nothing
+    can be kept there (here a file stands where its directory goes)."""
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            (tmp_path / "tables").write_text("not a directory")
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            refused = await alice.create("gongzhu")
+            assert not refused["ok"] and refused["key"] == "hub_cannot_save", refused
+            assert not hub.tables
+            (tmp_path / "tables").unlink()
+            code = (await alice.create("gongzhu"))["data"]["code"]
+            (tmp_path / "tables").rename(tmp_path / "kept")
+            (tmp_path / "tables").write_text("not a directory")   # a refused second table: still at hers
+            assert (await alice.create("guinote"))["key"] == "hub_cannot_save"
+            assert hub.tables[code].conns[0] is not None and hub.tables[code].session.seats[0].connected
+            await alice.close()
+        finally:
+            await hub.close()
+
+
+async def test_a_refused_join_keeps_the_player_at_their_table(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice, bob, code = await table_of_two(hub)
+            eve = await TableClient.connect(hub.socket_path, EVE, "eve")
+            other = (await eve.create("gongzhu", open_seats=()))["data"]["code"]    # no seat for Bob there
+            refused = await bob.join(other)
+            assert not refused["ok"] and refused["key"] == "table_full", refused
+            session = hub.tables[code].session
+            assert session.seats[2].connected and hub.tables[code].conns[2] is not None
+            assert bob.code == code and bob.seat == 2
+            for client in (alice, bob, eve):
+                await client.close()
+        finally:
+            await hub.close()
+
+
 async def test_a_restarted_hub_resumes_its_tables_where_they_were(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path)
@@ -253,6 +303,48 @@ async def test_a_restarted_hub_resumes_its_tables_where_they_were(tmp_path):
             there = type(match).replay(match.options, match.seed, match.moves[:number]).view(2)
             assert event.view == dataclasses.replace(there, decision=(wire.SKIPPED_KEY, *there.decision[1:]))
             await bob.close()
+        finally:
+            await hub.close()
+
+
+async def test_a_restart_replays_each_unfinished_table_once_and_no_finished_one(tmp_path, monkeypatch):
+    """The table store keeps every table ever made: starting replays only what it resumes, once."""
+    from cardtable import saves
+    from cardtable.table import TableSession
+
+    spec = games.get("gongzhu")
+    store = saves.SaveStore(tmp_path / "tables")
+    for index, code in enumerate(("AAAAAA", "BBBBBB", "CCCCCC")):
+        session = TableSession.create(spec, ALICE, "alice", seed=index, code=code, store=store,
+                                      slot=SLOT_PREFIX + code)
+        assert session.submit(0, Start()).ok
+        if code == "CCCCCC":                                  # a finished table, kept for review
+            session.run_cpus(BotThinker(spec))
+            while not session.match.is_over():
+                seat = session.match.to_move()
+                if seat is None:
+                    break
+                if seat == 0:
+                    assert session.submit(0, Play(session.match.legal_moves(0)[0])).ok
+                    session.submit(0, NextHand())
+                session.run_cpus(BotThinker(spec))
+                if session.results is not None:
+                    session.submit(0, NextHand())
+            assert session.match.is_over() and session.phase == "over"
+        store.unlock(SLOT_PREFIX + code)
+    replays: list[str] = []
+    rebuild = saves.rebuild
+
+    def counted(slot: str, save: Any) -> Any:
+        replays.append(slot)
+        return rebuild(slot, save)
+
+    monkeypatch.setattr(saves, "rebuild", counted)
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            assert sorted(hub.tables) == ["AAAAAA", "BBBBBB"]
+            assert sorted(replays) == [SLOT_PREFIX + "AAAAAA", SLOT_PREFIX + "BBBBBB"]
         finally:
             await hub.close()
 
@@ -335,6 +427,40 @@ async def other_sees_a_move(alice: TableClient, bob: TableClient) -> None:
     raise AssertionError("the other never saw the move")
 
 
+async def test_listing_closed_tables_reads_their_seats_off_the_loop_and_replays_no_match(tmp_path, monkeypatch):
+    """«Continue» reads the saved tables' seats only: no match is replayed for it (the table store keeps
+    every table ever made), and the files are read in a thread, never on the hub's event loop."""
+    import threading
+
+    from cardtable import saves
+
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
+            code = (await alice.create("gongzhu", open_seats=(2,)))["data"]["code"]
+            assert (await alice.leave())["ok"]
+            hub._close_table(hub.tables[code])                   # as the idle sweeper does
+            readers: list[threading.Thread] = []
+            read = hub.store.read
+
+            def reading(slot: str) -> Any:
+                readers.append(threading.current_thread())
+                return read(slot)
+
+            def no_replay(*args: Any) -> Any:
+                raise AssertionError("a match was replayed to list the tables")
+
+            monkeypatch.setattr(hub.store, "read", reading)
+            monkeypatch.setattr(saves, "rebuild", no_replay)
+            listed = await alice.tables()
+            assert [(t["code"], t["seat"], t["names"][0]) for t in listed["data"]] == [(code, 0, "alice")]
+            assert readers and threading.main_thread() not in readers
+            await alice.close()
+        finally:
+            await hub.close()
+
+
 async def test_a_flood_an_oversized_line_and_garbage_from_one_client_do_not_stop_the_others(tmp_path):
     async with asyncio.timeout(BOUND):
         hub = await started(tmp_path, fast(rate=5.0, burst=10))
@@ -364,6 +490,29 @@ async def test_a_flood_an_oversized_line_and_garbage_from_one_client_do_not_stop
             assert hub.tables[code].session.seats[2].connected
             await alice.close()
             await bob.close()
+        finally:
+            await hub.close()
+
+
+async def test_json_nested_too_deep_is_refused_as_bad_json_and_the_connection_stays(tmp_path, caplog):
+    """A line of 30,000 open brackets fits the line limit but not Python's recursion limit: it is bad
+    JSON like any other (refused, the connection goes on), never an error of the hub."""
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            reader, writer = await raw_client(hub, EVE)
+            writer.write(b"[" * 30_000 + b"\n")
+            answer = json.loads(await reader.readline())
+            assert answer["ok"] is False and answer["key"] == "hub_bad_json", answer
+            writer.write(b'{"cmd": "tables", "id": 1}\n')
+            assert json.loads(await reader.readline()) == {"reply": 1, "ok": True, "data": []}
+            writer.close()
+            # In the hello too: refused as a bad hello.
+            reader, writer = await asyncio.open_unix_connection(str(hub.socket_path))
+            writer.write(b"[" * 30_000 + b"\n")
+            assert json.loads(await reader.readline())["key"] == "hub_bad_hello"
+            writer.close()
+            assert "a table connection failed" not in caplog.text
         finally:
             await hub.close()
 
@@ -482,16 +631,25 @@ class BrokenThinker:
         raise RuntimeError("no hint")
 
 
-async def test_a_thinker_that_fails_does_not_hang_the_table(tmp_path, caplog):
+class WrongThinker(BrokenThinker):
+    """A thinker that answers, but never a move the table takes (a bot's bug): no move at its turn."""
+
+    def decide(self, level: str, view: Any) -> Any:
+        return None
+
+
+@pytest.mark.parametrize(("thinker", "logged"), [(BrokenThinker, "could not decide"),
+                                                 (WrongThinker, "refused the answer")])
+async def test_a_thinker_that_fails_does_not_hang_the_table(tmp_path, caplog, thinker, logged):
     async with asyncio.timeout(BOUND):
-        hub = Hub(tmp_path, fast(), thinker_for=lambda spec: BrokenThinker())
+        hub = Hub(tmp_path, fast(), thinker_for=lambda spec: thinker())
         await hub.start()
         try:
             alice, bob, code = await table_of_two(hub)
             await asyncio.gather(Person(alice).play_hand(), Person(bob).play_hand())
             session = hub.tables[code].session
             assert session.match.view(0).hand_number == 2 or session.match.is_over()
-            assert "could not decide" in caplog.text
+            assert logged in caplog.text
             for client in (alice, bob):
                 await client.close()
         finally:
@@ -628,6 +786,59 @@ async def test_a_hint_is_the_seats_own_asked_off_the_loop_and_off_when_the_table
                 await client.close()
         finally:
             await hub.close()
+
+
+async def test_a_request_on_a_connection_the_hub_just_dropped_is_a_hub_error():
+    """The socket may break before the reader sees the end: the caller gets the client's own error."""
+
+    class BrokenWriter:
+        def write(self, data: bytes) -> None:
+            pass
+
+        async def drain(self) -> None:
+            raise ConnectionResetError(104, "Connection reset by peer")
+
+        def close(self) -> None:
+            pass
+
+    client = TableClient(asyncio.StreamReader(), BrokenWriter())  # type: ignore[arg-type]
+    with pytest.raises(HubError):
+        await client.request("tables", timeout=5)
+    assert not client._pending
+    reset = asyncio.StreamReader()                 # and when the hello's answer is a reset
+    reset.set_exception(ConnectionResetError(104, "Connection reset by peer"))
+    with pytest.raises(HubError):
+        await TableClient._start(reset, BrokenWriter(), {}, 5)  # type: ignore[arg-type]
+
+
+async def test_a_client_whose_reader_falls_behind_asks_for_the_table_afresh_once(monkeypatch):
+    """Events nobody reads are dropped beyond a bound, oldest first: what they said (a hand's results)
+    comes back in one snapshot, asked for once until it arrives."""
+    from cardtable.serve import tableclient
+
+    class Writer:
+        def __init__(self) -> None:
+            self.lines: list[dict[str, Any]] = []
+
+        def write(self, data: bytes) -> None:
+            self.lines.append(json.loads(data))
+
+    monkeypatch.setattr(tableclient, "EVENT_LIMIT", 4)
+    writer = Writer()
+    client = TableClient(asyncio.StreamReader(), writer)  # type: ignore[arg-type]
+    client._take({"reply": 1, "ok": True, "data": {"code": "ABCDEF", "game": "gongzhu", "seat": 0}})
+
+    def event(kind: str, seq: int) -> None:
+        client._take({"event": kind, "seq": seq, "data": {}, "view": None})
+
+    for seq in range(1, 11):
+        event("moved", seq)
+    assert client.events.qsize() == 4
+    assert writer.lines == [{"cmd": "snapshot"}]
+    event("snapshot", 11)
+    for seq in range(12, 16):
+        event("moved", seq)
+    assert writer.lines == [{"cmd": "snapshot"}] * 2
 
 
 def test_the_hub_the_client_and_the_wire_import_no_textual():

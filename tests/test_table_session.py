@@ -16,6 +16,7 @@ from cardtable.stats import StatsDB
 from cardtable.table import (
     ARMED_LIMIT,
     OUTBOX_LIMIT,
+    TAKE_BACK_ASKS,
     Answer,
     Arm,
     BotThinker,
@@ -31,9 +32,11 @@ from cardtable.table import (
     TableSession,
     TakeBack,
     WorkerThinker,
+    clean_name,
     command_from_json,
     read_code,
 )
+from tests.test_wire import strings
 
 GAMES = ("gongzhu", "guinote", "guandan")
 ALICE, BOB, CAROL = "key-alice", "key-bob", "key-carol"
@@ -121,18 +124,6 @@ def play(session: TableSession, people: People, hands: int, limit: int = 20_000,
 
 
 # ---------------------------------------------------------------- hidden information
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
-
-
 def hidden_from(session: TableSession, seat: int, hand: int | None = None) -> set[str]:
     """Card codes of a deal (by default the one on the table) that ``seat`` has not seen: the other
     hands as dealt and the stock, less what any move of the hand showed and the seat's own cards."""
@@ -141,7 +132,7 @@ def hidden_from(session: TableSession, seat: int, hand: int | None = None) -> se
     hidden = {code for other, hand in enumerate(deal["hands"]) if other != seat for code in hand}
     hidden |= set(deal.get("stock", ())) - {deal.get("pinta")}
     hand = deal["hand"]
-    shown = {s for r in log if r["type"] == "move" and r["hand"] == hand for s in _strings(r["move"])}
+    shown = {s for r in log if r["type"] == "move" and r["hand"] == hand for s in strings(r["move"])}
     return hidden - shown - set(deal["hands"][seat])
 
 
@@ -151,12 +142,12 @@ def check_event(session: TableSession, seat: int, event: Event) -> None:
         assert "move" not in event.data, "another seat's move was sent as such"
     # The seat's own move is its own; a finished hand's records are checked against that hand's deal.
     data = {key: value for key, value in event.data.items() if key not in ("move", "record", "results")}
-    leaked = hidden_from(session, seat) & set(_strings(data))
+    leaked = hidden_from(session, seat) & set(strings(data))
     assert not leaked, (event.type, leaked)
     for record in (event.data.get("record"), event.data.get("results")):
         if record is not None:
             hand = record.get("hand", record.get("hands"))
-            leaked = hidden_from(session, seat, hand) & set(_strings(record))
+            leaked = hidden_from(session, seat, hand) & set(strings(record))
             assert not leaked, (event.type, leaked)
     if event.view is not None:
         assert event.view.seat == seat
@@ -403,6 +394,39 @@ def test_take_back_at_a_shared_table_needs_the_others_consent(tmp_path):
     for seat in (0, 2):
         rows = sinks[seat].db.summary("gongzhu")
         assert [(row.hands, row.undo) for row in rows] == [(1, True)]
+
+
+def test_a_refused_take_back_cannot_be_asked_again_and_again_to_hold_the_table():
+    """While a request is open the CPUs wait: asking again at once after every «no» would stop the
+    table for good. A seat asks at most twice at one position (a «no» may be a slip)."""
+    session = shared_table("gongzhu", seed=13)
+    people = People(session)
+    _at_alices_turn_after_her_play(session, people)
+    for _ in range(TAKE_BACK_ASKS):
+        assert session.submit(0, TakeBack()).data == "asked"
+        assert session.submit(2, Answer(False)).ok
+    refused = session.submit(0, TakeBack())
+    assert not refused.ok and refused.key == "table_take_back_asked"
+    assert refused.params == {"limit": TAKE_BACK_ASKS} and session.request is None
+    people.read()
+    moves = len(session.match.moves)
+    people.act()                                                       # Alice plays on
+    assert len(session.match.moves) == moves + 1
+    assert session.submit(0, TakeBack()).data == "asked"               # a new position: she may ask
+
+
+def test_a_refused_play_leaves_a_take_back_request_open():
+    """A refused command changes nothing: an illegal play is no «playing on»."""
+    session = shared_table("gongzhu", seed=13)
+    people = People(session)
+    _at_alices_turn_after_her_play(session, people)
+    assert session.submit(0, TakeBack()).data == "asked"
+    request = session.request
+    illegal = next(move for move in session.match.legal_moves(0) if session.match.why_illegal(move, 2))
+    refused = session.submit(2, Play(illegal))
+    assert not refused.ok
+    assert session.request is request
+    assert "take_back_cancelled" not in [e.type for e in session.drain(2)]
 
 
 def test_a_move_cancels_a_take_back_request_and_nobody_crosses_a_new_deal():
@@ -658,6 +682,12 @@ def test_names_are_cleaned_capped_unique_and_a_nameless_player_is_left_to_the_sc
     assert session.join(BOB, "\x07\x1b").ok and session.seats[1].name == ""      # the screen names it
     assert session.join(CAROL, "").ok and session.seats[2].name == ""             # both nameless: no number
     assert session.seats[1].person and session.seats[2].person
+
+
+@pytest.mark.parametrize("value", [None, 12, ["alice"], {"name": "alice"}, True])
+def test_a_name_that_is_no_text_is_no_name(value):
+    """A hello's ``name`` is data from a client: ``null`` is nobody's name, not «None»."""
+    assert clean_name(value) == ""
 
 
 def test_a_damaged_table_slot_is_refused_and_left_unlocked(tmp_path):

@@ -34,7 +34,7 @@ from typing import Any
 from cardtable import games, wire
 from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
-from cardtable.saves import SaveError, SlotBusy
+from cardtable.saves import SUFFIX, SaveData, SaveError, SlotBusy
 from cardtable.serve.tablestore import BackgroundStore
 from cardtable.table import (
     OVER,
@@ -261,19 +261,37 @@ class Hub:
 
     def resume_saved(self) -> int:
         """Resume every saved table whose match is not over (nobody connected: it stands still until its
-        people join again). Returns how many."""
-        if not self.store.directory.is_dir():
-            return 0
+        people join again), newest first. Only those are replayed, once each. Returns how many."""
         resumed = 0
-        for info in self.store.list():
-            if not info.slot.startswith(SLOT_PREFIX) or info.damaged or len(self.tables) >= self.limits.tables_total:
-                continue
-            code = read_code(info.slot[len(SLOT_PREFIX):])
-            if code is None or code in self.tables:
+        for code, save in self._saved_tables(set()):
+            if len(self.tables) >= self.limits.tables_total:
+                break
+            if code in self.tables or (save.table or {}).get("phase") == OVER:
                 continue
             if self._resume(code) is not None:
                 resumed += 1
         return resumed
+
+    def _saved_tables(self, skip: set[str]) -> list[tuple[str, SaveData]]:
+        """The table store's slots (but ``skip``'s codes) as ``(code, envelope)``, newest first: only each
+        file's envelope is read, no match is replayed (the store keeps every table ever made; a damaged
+        one shows when it is resumed)."""
+        try:
+            names = os.listdir(self.store.directory)
+        except OSError:
+            return []
+        found = []
+        for name in names:
+            slot = name[:-len(SUFFIX)] if name.endswith(SUFFIX) else ""
+            code = read_code(slot[len(SLOT_PREFIX):]) if slot.startswith(SLOT_PREFIX) else None
+            if code is None or code in skip or slot != SLOT_PREFIX + code:
+                continue
+            try:
+                found.append((code, self.store.read(slot)))
+            except SaveError:
+                continue
+        found.sort(key=lambda item: item[1].saved_at, reverse=True)
+        return found
 
     def _resume(self, code: str) -> _Table | None:
         slot = SLOT_PREFIX + code
@@ -307,7 +325,7 @@ class Hub:
         table.session.autosave()
         if table.task is not None:
             table.task.cancel()
-        self.store.flush()                          # on disk before anyone else may open the slot
+        self.store.flush(table.session.slot)        # on disk before anyone else may open the slot
         self.store.unlock(table.session.slot)
         self.tables.pop(table.code, None)
 
@@ -393,7 +411,7 @@ class Hub:
         try:
             raw = await asyncio.wait_for(conn.reader.readline(), self.limits.hello_timeout)
             hello = json.loads(raw)
-        except (TimeoutError, ValueError, UnicodeDecodeError):
+        except (TimeoutError, ValueError, RecursionError):     # (RecursionError: nested too deep)
             hello = None
         if not (isinstance(hello, dict) and hello.get("hello") == PROTOCOL and hello.get("version") == wire.WIRE_VERSION):
             conn.send(_refusal(None, "hub_bad_hello", f"expected a hello of {PROTOCOL} version {wire.WIRE_VERSION}"))
@@ -417,7 +435,7 @@ class Hub:
     async def _handle(self, conn: _Conn, raw: bytes) -> None:
         try:
             message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):                    # (UnicodeDecodeError is a ValueError)
             conn.send(_refusal(None, "hub_bad_json", "a line is one JSON object"))
             return
         reply_id = message.get("id") if isinstance(message, dict) else None
@@ -429,6 +447,8 @@ class Hub:
         name = message["cmd"]
         if name in HUB_COMMANDS:
             reply = getattr(self, f"_cmd_{name}")(conn, message)
+            if asyncio.iscoroutine(reply):               # ``tables`` reads files: in a thread
+                reply = await reply
             conn.send(self._reply(reply_id, reply))
             if conn.table is not None:
                 self._flush(conn.table)
@@ -523,9 +543,10 @@ class Hub:
         code = make_code()
         while code in self.tables or self.store.path(SLOT_PREFIX + code).exists():
             code = make_code()
-        self._detach(conn)
         try:
-            self.store.lock(SLOT_PREFIX + code)
+            if not self.store.lock(SLOT_PREFIX + code):     # no lock file here: nothing can be saved either
+                raise SaveError(SLOT_PREFIX + code, "the table store cannot hold a lock file",
+                                "save_why_cannot_write", detail="no lock")
             session = TableSession.create(spec, conn.identity, conn.name, options=options,
                                           levels=(level,) * SEATS, open_seats=opened, code=code,
                                           store=self.store, cpu_delay=self.limits.cpu_delay, hints=hints,
@@ -533,6 +554,7 @@ class Hub:
         except (SaveError, OSError) as exc:
             self.store.unlock(SLOT_PREFIX + code)
             return Reply.refuse("hub_cannot_save", f"the table cannot be saved: {str(exc)[:120]}")
+        self._detach(conn)                               # (a refused create leaves the client where it was)
         table = self._hold(session)
         self._attach(conn, table, 0)
         session.submit(0, Snapshot())
@@ -580,21 +602,20 @@ class Hub:
         if conn.table is table and conn.seat is not None:
             session.submit(conn.seat, Snapshot())
             return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": conn.seat})
-        self._detach(conn)
         if mine is not None and mine in table.conns:     # the same player on a new connection: it wins
-            old = table.conns.pop(mine)
+            old = table.conns.pop(mine)                  # (no ``leave``: in the lobby it would free the seat)
             old.table = old.seat = None
             old.send(_refusal(None, "hub_replaced", "you joined this table from another connection"))
             self._spawn(self._flush_and_drop(old, "replaced"))
-            session.leave(mine)
         reply = session.join(conn.identity, conn.name)
-        if not reply.ok:
+        if not reply.ok:                                 # (the client stays where it was)
             return reply
+        self._detach(conn)
         self._attach(conn, table, reply.data)
         table.wake.set()
         return Reply(True, data={"code": table.code, "game": session.spec.name, "seat": reply.data})
 
-    def _cmd_tables(self, conn: _Conn, message: dict[str, Any]) -> Reply:
+    async def _cmd_tables(self, conn: _Conn, message: dict[str, Any]) -> Reply:
         """``{"cmd": "tables"}``: the tables this player has a seat at (for «Continue»)."""
         assert conn.identity is not None
         tag = owner_tag(conn.identity)
@@ -604,28 +625,21 @@ class Hub:
             listed.append({"code": table.code, "game": session.spec.name, "phase": session.phase,
                            "seat": next(s.index for s in session.seats if s.owner == tag),
                            "names": session.names()})
-        listed.extend(self._closed_tables(tag, {table.code for table in self._seated(conn.identity)}))
+        listed.extend(await asyncio.to_thread(self._closed_tables, tag, set(self.tables)))
         return Reply(True, data=listed)
 
     def _closed_tables(self, tag: str, skip: set[str]) -> list[dict[str, Any]]:
-        """The saved tables not held now (closed while nobody was at them) with a seat of ``tag``'s."""
-        if not self.store.directory.is_dir():
-            return []
+        """The saved tables not held now (closed while nobody was at them) with a seat of ``tag``'s,
+        newest first. Run in a thread (it reads every slot's envelope)."""
         found = []
-        for info in self.store.list():
-            code = read_code(info.slot[len(SLOT_PREFIX):]) if info.slot.startswith(SLOT_PREFIX) else None
-            if code is None or code in skip or info.damaged:
-                continue
-            try:
-                table = self.store.read(info.slot).table or {}
-            except SaveError:
-                continue
+        for code, save in self._saved_tables(skip):
+            table = save.table or {}
             seats = [table.get(f"seat{index}") for index in range(SEATS)]
             owners = [entry.partition(" ") if isinstance(entry, str) else ("", "", "") for entry in seats]
             mine = next((index for index, (owner, _, _) in enumerate(owners) if owner == tag), None)
             if mine is None or table.get("phase") == OVER:
                 continue
-            found.append({"code": code, "game": info.game, "phase": table.get("phase"), "seat": mine,
+            found.append({"code": code, "game": save.game, "phase": table.get("phase"), "seat": mine,
                           "names": [clean_name(name) for _, _, name in owners]})
         return found
 
@@ -679,7 +693,15 @@ class Hub:
                     move = turn.automatic
                 else:
                     move = await self._decide(table, turn)
-                if session.resolve(turn, move):
+                resolved = session.resolve(turn, move)
+                if not resolved and turn.automatic is None and session.pending() == turn:
+                    # Refused though nothing changed: a wrong answer (a bot's bug), which asked again
+                    # would spin the table forever. The CPU declines or makes its first legal move.
+                    logger.error("table %s: the table refused the answer of the CPU at seat %d",
+                                 table.code, turn.seat)
+                    move = None if turn.optional else turn.view.legal[0]
+                    resolved = session.resolve(turn, move)
+                if resolved:
                     self._flush(table)
                     if move is not None and turn.automatic is None and not session.match.silent(move):
                         await asyncio.sleep(session.cpu_delay)

@@ -23,7 +23,7 @@ from cardtable import games, wire
 from cardtable.table import Event
 
 LINE_LIMIT = 4 * 1024 * 1024        # what the client reads in one line (a view is a few kB)
-EVENT_LIMIT = 1024                  # events waiting to be read; older ones go (a snapshot catches up)
+EVENT_LIMIT = 1024                  # events waiting to be read; older ones go (a snapshot is asked for)
 
 
 class HubError(Exception):
@@ -45,6 +45,7 @@ class TableClient:
         self.seq = 0
         self.events: asyncio.Queue[Event] = asyncio.Queue()
         self.notices: list[dict[str, Any]] = []       # refusals not tied to a request (flood, too long…)
+        self._behind = False                         # events were dropped here: a snapshot is asked for
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._kinds: dict[int, str] = {}             # each pending request's command
@@ -72,7 +73,7 @@ class TableClient:
         client._send({"hello": wire.PROTOCOL, "version": wire.WIRE_VERSION, **fields})
         try:
             answer = json.loads(await asyncio.wait_for(reader.readline(), timeout))
-        except (TimeoutError, ValueError) as exc:
+        except (TimeoutError, ValueError, ConnectionError, OSError) as exc:
             writer.close()
             raise HubError(f"no hello from the hub: {exc}") from None
         if not isinstance(answer, dict) or answer.get("hello") != wire.PROTOCOL:
@@ -103,8 +104,11 @@ class TableClient:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[number], self._kinds[number] = future, cmd
         try:
-            self._send({"cmd": cmd, "id": number, **fields})
-            await self.writer.drain()
+            try:
+                self._send({"cmd": cmd, "id": number, **fields})
+                await self.writer.drain()
+            except (ConnectionError, OSError):         # broken before the reader saw the end
+                raise HubError("the hub closed the connection") from None
             return await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(number, None)
@@ -224,6 +228,11 @@ class TableClient:
             self.seq = event.seq
             if event.view is not None and event.type != "hand_over":
                 self.view = event.view
-            if self.events.qsize() >= EVENT_LIMIT:
+            if self.events.qsize() >= EVENT_LIMIT:      # nobody reads: the oldest go, a snapshot catches up
                 self.events.get_nowait()
+                if not self._behind and event.type != "snapshot":
+                    self._send({"cmd": "snapshot"})
+                    self._behind = True
+            if event.type == "snapshot":
+                self._behind = False
             self.events.put_nowait(event)

@@ -6,8 +6,8 @@ events. Here ``save`` makes the file's bytes at once, from the match as it is, a
 writes the newest bytes of each slot atomically, in order, dropping a slot's older bytes that were
 never written (only the last state matters). The hub holds every slot it writes locked, so the «changed
 by another cardtable» check of ``SaveStore.save`` has nothing to guard here. ``flush`` waits until what
-was saved so far is on disk (before a slot is unlocked or read again); ``close`` flushes and stops
-the thread.
+was saved so far is on disk, or only one slot's, which then goes first (the hub flushes a table's slot
+on its loop before unlocking it: at most two writes' wait); ``close`` flushes and stops the thread.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class BackgroundStore(SaveStore):
     def __init__(self, directory: Path | str) -> None:
         super().__init__(directory)
         self._waiting: dict[str, bytes] = {}
-        self._writing = 0
+        self._writing: list[str] = []             # the slot being written (at most one)
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -62,7 +62,7 @@ class BackgroundStore(SaveStore):
                     return
                 slot = next(iter(self._waiting))
                 payload = self._waiting.pop(slot)
-                self._writing += 1
+                self._writing.append(slot)
             try:
                 atomic_write(self.path(slot), payload)
                 self.errors.pop(slot, None)
@@ -71,13 +71,19 @@ class BackgroundStore(SaveStore):
                 logger.error("cannot save table slot %s: %s", slot, self.errors[slot])
             finally:
                 with self._cond:
-                    self._writing -= 1
+                    self._writing.remove(slot)
                     self._cond.notify_all()
 
-    def flush(self, timeout: float | None = 30.0) -> bool:
-        """Wait until every save made so far is written (or ``timeout``); whether it is."""
+    def flush(self, slot: str | None = None, timeout: float | None = 30.0) -> bool:
+        """Wait until every save made so far is written, or only ``slot``'s, which then goes before
+        the other slots' waiting writes (or ``timeout``); whether it is."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._waiting and not self._writing, timeout)
+            if slot is None:
+                return self._cond.wait_for(lambda: not self._waiting and not self._writing, timeout)
+            if slot in self._waiting:
+                self._waiting = {slot: self._waiting.pop(slot), **self._waiting}
+            return self._cond.wait_for(lambda: slot not in self._waiting and slot not in self._writing,
+                                       timeout)
 
     def close(self) -> None:
         """Write what is waiting, then stop the writer thread."""
