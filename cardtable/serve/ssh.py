@@ -48,6 +48,7 @@ LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
 ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
 ENV_BYTES = 256           # the longest name + value kept; longer ones are ignored
 MIN_RSA_BITS = 2048
+RESIZE_INTERVAL = 0.25    # seconds between two sizes given to a table: a flood of window changes is a few
 _LOCALE = re.compile(r"^[A-Za-z]{1,8}(_[A-Za-z]{1,8})?(\.[A-Za-z0-9-]{1,16})?(@[A-Za-z0-9]{1,16})?$")
 _TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _LOCALE_VARS = ("LANG", "LC_ALL", "LC_MESSAGES")
@@ -415,7 +416,7 @@ class _Connection(asyncssh.SSHServer):
             channel, channel._process_env_request)
         self.channel = channel
         asyncio.ensure_future(self._forget_channel(channel))
-        return channel, asyncssh.SSHServerProcess(self.server._run_session, None, 0, False)
+        return channel, _TableProcess(self.server._run_session, None, 0, False)
 
     async def _forget_channel(self, channel: asyncssh.SSHServerChannel) -> None:
         await channel.wait_closed()
@@ -476,6 +477,24 @@ class _Connection(asyncssh.SSHServer):
         return True
 
 
+class _TableProcess(asyncssh.SSHServerProcess):
+    """asyncssh's server process, but a window change goes straight to the table's session (which keeps
+    only the latest) instead of queueing in the input, where a paused channel let a flood of them pile up
+    without bound; breaks and signals are refused (a table takes its keys only)."""
+
+    on_resize: Callable[[int, int], None] | None = None
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self.on_resize is not None:
+            self.on_resize(width, height)
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        pass
+
+
 class _Session:
     """One player's table on a pseudo-terminal, bridged to the SSH channel.
 
@@ -500,6 +519,28 @@ class _Session:
         self._room = asyncio.Event()
         self._room.set()
         self._hangup: asyncio.Task | None = None
+        self._size: tuple[int, int] | None = None      # the latest window change, not given yet
+        self._sized_at = 0.0
+        self._resizer: asyncio.TimerHandle | None = None
+        process.on_resize = self.resize
+
+    def resize(self, width: int, height: int) -> None:
+        """A window change: the table gets the latest size at most every RESIZE_INTERVAL (each one costs
+        it a full repaint), and always the last one."""
+        self._size = (width, height)
+        if self._resizer is None and self.master >= 0:
+            wait = self._sized_at + RESIZE_INTERVAL - time.monotonic()
+            self._resizer = asyncio.get_running_loop().call_later(max(0.0, wait), self._apply_size)
+
+    def _apply_size(self) -> None:
+        self._resizer = None
+        if self._size is None or self.master < 0:
+            return
+        (width, height), self._size = self._size, None
+        self._sized_at = time.monotonic()
+        with contextlib.suppress(OSError):
+            _set_size(self.master, width, height)
+        self._signal(signal.SIGWINCH)
 
     async def run(self) -> int:
         home, throwaway = player_home(self.server.directory, self.connection.key)
@@ -532,10 +573,13 @@ class _Session:
             if self.child.returncode is None:      # cancelled (the server stopped): never leave it behind
                 self._signal(signal.SIGKILL)
             self._stop_writing()
+            if self._resizer is not None:
+                self._resizer.cancel()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             os.close(self.master)
+            self.master = -1
         if self.ended_by == "idle":
             self._say(f"\r\ncardtable: no key for {self.server.limits.idle_timeout:g} s: your game is saved. "
                       f"Bye.\r\n")
@@ -574,12 +618,8 @@ class _Session:
             await self._room.wait()
             try:
                 data = await self.process.stdin.read(4096)
-            except asyncssh.TerminalSizeChanged as change:
-                _set_size(self.master, change.width, change.height)
-                self._signal(signal.SIGWINCH)
-                continue
-            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-                continue
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived, asyncssh.TerminalSizeChanged):
+                continue             # not queued here (see _TableProcess); kept for safety
             except (asyncssh.Error, OSError, BrokenPipeError):
                 data = b""
             if not data:

@@ -1,0 +1,76 @@
+"""``cardtable serve ssh`` attacked after its hardening (issue 28, second pass): floods of window changes,
+breaks and signals, many keys in one login, hostile commands. Real asyncssh clients on 127.0.0.1; every
+loop bounded in count, every wait bounded in time."""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import signal
+import struct
+import termios
+
+import pytest
+
+asyncssh = pytest.importorskip("asyncssh")
+pytest.importorskip("pyte")
+
+from cardtable.serve import ssh as serve_ssh
+from tests.test_serve_ssh import _key, _wait_until, running_server, session
+
+
+def _pty_size(fd: int) -> tuple[int, int]:
+    rows, cols, _, _ = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8))
+    return cols, rows
+
+
+async def test_a_flood_of_window_changes_is_a_few_resizes_ending_at_the_last(tmp_path, monkeypatch):
+    """Each size given to a table costs it a full repaint (up to 1000 × 1000): 4,000 window changes
+    (each asked for a resize and a SIGWINCH) reach it as a few, the last one always."""
+    given = []
+    set_size = serve_ssh._set_size
+
+    def counted(fd, width, height):
+        given.append((width, height))
+        set_size(fd, width, height)
+
+    monkeypatch.setattr(serve_ssh, "_set_size", counted)
+    async with running_server(tmp_path) as server, session(server, _key()) as term:
+        await term.wait_for("Choose a game")
+        [table] = server.sessions
+        given.clear()
+        for number in range(4000):
+            big = number % 2 == 0
+            term.process.change_terminal_size(1000 if big else 20, 1000 if big else 10)
+            if number % 500 == 0:
+                await asyncio.sleep(0)
+        term.process.change_terminal_size(90, 25)
+        await _wait_until(lambda: table.master >= 0 and _pty_size(table.master) == (90, 25),
+                          what="the last size to reach the table")
+        assert len(given) < 100, f"{len(given)} sizes given to the table"
+        await term.wait_for("Choose a game")
+
+
+async def test_requests_sent_while_the_input_is_paused_do_not_pile_up(tmp_path):
+    """A stopped table reads nothing, so its channel is paused; window changes, breaks and signals are
+    not data (no SSH window holds them back): they once queued in the paused input without bound."""
+    async with running_server(tmp_path) as server, session(server, _key()) as term:
+        await term.wait_for("Choose a game")
+        [table] = server.sessions
+        os.killpg(table.child.pid, signal.SIGSTOP)
+        try:
+            term.process.stdin.write(b"x" * (256 * 1024))
+            await _wait_until(lambda: not table._room.is_set(), what="the input queue to fill")
+            for number in range(2000):
+                term.process.send_signal(("KILL", "TERM", "INT", "STOP")[number % 4])
+                term.process.send_break(1000)
+                term.process.change_terminal_size(1000 - number % 2, 1000)
+                if number % 250 == 0:
+                    await asyncio.sleep(0)
+            term.process.change_terminal_size(90, 25)
+            await _wait_until(lambda: _pty_size(table.master) == (90, 25), what="the last size")
+            assert len(table.process._recv_buf[None]) < 100, "requests queued in the paused input"
+        finally:
+            os.killpg(table.child.pid, signal.SIGCONT)
+        assert table.child.returncode is None       # no signal from the client reached the table
