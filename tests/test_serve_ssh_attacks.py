@@ -18,6 +18,7 @@ pytest.importorskip("pyte")
 
 from cardtable.serve import ssh as serve_ssh
 from tests.test_serve_ssh import _key, _wait_until, running_server, session
+from tests.test_serve_ssh_limits import logged_server
 
 
 def _pty_size(fd: int) -> tuple[int, int]:
@@ -74,3 +75,25 @@ async def test_requests_sent_while_the_input_is_paused_do_not_pile_up(tmp_path):
         finally:
             os.killpg(table.child.pid, signal.SIGCONT)
         assert table.child.returncode is None       # no signal from the client reached the table
+
+
+async def test_a_login_offering_many_refused_keys_is_closed_after_a_few(tmp_path, monkeypatch):
+    """Each key offered is a round of the login: a client once offered 300 refused keys in 1.4 s, as many
+    as it liked until the login timeout."""
+    keys = [asyncssh.generate_private_key("ssh-rsa", key_size=1024) for _ in range(serve_ssh.REFUSED_KEYS + 6)]
+    offered = 0
+    validate = serve_ssh._Connection.validate_public_key
+
+    def counted(self, username, key):
+        nonlocal offered
+        offered += 1
+        return validate(self, username, key)
+
+    monkeypatch.setattr(serve_ssh._Connection, "validate_public_key", counted)
+    async with logged_server(tmp_path) as server:
+        with pytest.raises((asyncssh.DisconnectError, asyncssh.PermissionDenied)):
+            await asyncio.wait_for(asyncssh.connect(
+                "127.0.0.1", server.port, username="player", known_hosts=None, agent_path=None,
+                client_keys=keys, password_auth=False, kbdint_auth=False), 30)
+        assert offered == serve_ssh.REFUSED_KEYS + 1, f"{offered} keys looked at"
+        assert any("too many refused keys" in line for line in server.log_lines), server.log_lines

@@ -48,6 +48,7 @@ LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
 ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
 ENV_BYTES = 256           # the longest name + value kept; longer ones are ignored
 MIN_RSA_BITS = 2048
+REFUSED_KEYS = 6          # keys refused in one login before it is closed (OpenSSH's MaxAuthTries)
 RESIZE_INTERVAL = 0.25    # seconds between two sizes given to a table: a flood of window changes is a few
 _LOCALE = re.compile(r"^[A-Za-z]{1,8}(_[A-Za-z]{1,8})?(\.[A-Za-z0-9-]{1,16})?(@[A-Za-z0-9]{1,16})?$")
 _TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
@@ -346,7 +347,7 @@ class _Connection(asyncssh.SSHServer):
         self.channel: asyncssh.SSHServerChannel | None = None
         self.table: _Session | None = None
         self.without_table_since = time.monotonic()
-        self.refused_key = False
+        self.refused_keys = 0
         self.env_refused = False
         self._watch: asyncio.Task | None = None
 
@@ -457,8 +458,13 @@ class _Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         weakness = key_weakness(key)
         if weakness:
-            if not self.refused_key:        # once per connection: a client may offer several keys
-                self.refused_key = True
+            self.refused_keys += 1
+            if self.refused_keys > REFUSED_KEYS:
+                if self.refused_keys == REFUSED_KEYS + 1:
+                    self.close(f"too many refused keys (at most {REFUSED_KEYS}); use an ed25519 key.",
+                               asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+                return False
+            if self.refused_keys == 1:      # once per connection: a client may offer several keys
                 self.server.log(f"{self.address}: refused a key: {weakness}")
                 if self.conn is not None:
                     with contextlib.suppress(OSError):
