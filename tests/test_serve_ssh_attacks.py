@@ -97,3 +97,26 @@ async def test_a_login_offering_many_refused_keys_is_closed_after_a_few(tmp_path
                 client_keys=keys, password_auth=False, kbdint_auth=False), 30)
         assert offered == serve_ssh.REFUSED_KEYS + 1, f"{offered} keys looked at"
         assert any("too many refused keys" in line for line in server.log_lines), server.log_lines
+
+
+
+async def test_a_client_that_reads_nothing_leaves_a_bounded_backlog_at_the_server(tmp_path):
+    """Output is flow-controlled: the server reads its table's terminal only as fast as the client takes
+    it, so a client that never reads (its SSH window, 16 KiB here, closes) holds a bounded backlog at the
+    server (asyncssh's write buffer, about 64 KiB, and one chunk of the terminal)."""
+    async with running_server(tmp_path) as server, asyncssh.connect(
+            "127.0.0.1", server.port, username="player", known_hosts=None, agent_path=None,
+            client_keys=[_key()], password_auth=False, kbdint_auth=False) as conn:
+        process = await conn.create_process(term_type="xterm-256color", term_size=(300, 100), encoding=None,
+                                            window=16384)
+        await _wait_until(lambda: server.sessions, what="the table")
+        [table] = server.sessions
+        most = 0
+        for number in range(60):                    # keys that repaint, a resize now and then
+            process.stdin.write(b"\x1b[B\x1b[A" * 20)
+            if number % 10 == 0:
+                process.change_terminal_size(300 - number // 10, 100)
+            await asyncio.sleep(0.05)
+            most = max(most, table.process.channel.get_write_buffer_size())
+        assert 0 < most <= 4 * 65536, f"{most} bytes of output queued for a client that reads nothing"
+        assert table.child.returncode is None
