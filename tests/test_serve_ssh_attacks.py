@@ -120,3 +120,16 @@ async def test_a_client_that_reads_nothing_leaves_a_bounded_backlog_at_the_serve
             most = max(most, table.process.channel.get_write_buffer_size())
         assert 0 < most <= 4 * 65536, f"{most} bytes of output queued for a client that reads nothing"
         assert table.child.returncode is None
+
+
+@pytest.mark.parametrize("command", [
+    "x" * 100_000, "new\x1b[2J gongzhu", "new gongzhu\r\nsim", "new --save-dir /etc", "serve ssh --port 2223",
+    "sim --games 100000", "new gongzhu --seed=" + "9" * 300, "new guandan --seed -1", "new -h", "--help",
+    "bench serve", "export x --out /etc/passwd",
+])
+def test_hostile_commands_never_reach_a_table(command):
+    """What a client's command line can ask of its table: `new` and `continue` with options that name no
+    file (anything else is refused before a process starts); slot, game, level, option and language
+    values are checked again by the table's own command line (tried: `continue ../../../etc/passwd`,
+    `new @/etc/passwd`, `--lang=../../etc`, `--option target=99999999999999999999` are one-line errors)."""
+    assert serve_ssh.client_args(command) is None
