@@ -18,7 +18,7 @@ pytest.importorskip("pyte")
 
 from cardtable.serve import ssh as serve_ssh
 from tests.test_serve_ssh import _key, _wait_until, running_server, session
-from tests.test_serve_ssh_limits import logged_server
+from tests.test_serve_ssh_limits import _connect, logged_server
 
 
 def _pty_size(fd: int) -> tuple[int, int]:
@@ -61,7 +61,7 @@ async def test_requests_sent_while_the_input_is_paused_do_not_pile_up(tmp_path):
         [table] = server.sessions
         os.killpg(table.child.pid, signal.SIGSTOP)
         try:
-            term.process.stdin.write(b"x" * (256 * 1024))
+            term.process.stdin.write(b"x" * (128 * 1024))
             await _wait_until(lambda: not table._room.is_set(), what="the input queue to fill")
             for number in range(2000):
                 term.process.send_signal(("KILL", "TERM", "INT", "STOP")[number % 4])
@@ -72,9 +72,9 @@ async def test_requests_sent_while_the_input_is_paused_do_not_pile_up(tmp_path):
             term.process.change_terminal_size(90, 25)
             await _wait_until(lambda: _pty_size(table.master) == (90, 25), what="the last size")
             assert len(table.process._recv_buf[None]) < 100, "requests queued in the paused input"
+            assert table.child.returncode is None   # no signal from the client reached the table
         finally:
-            os.killpg(table.child.pid, signal.SIGCONT)
-        assert table.child.returncode is None       # no signal from the client reached the table
+            os.killpg(table.child.pid, signal.SIGKILL)  # stopped, it would only leave after EXIT_GRACE
 
 
 async def test_a_login_offering_many_refused_keys_is_closed_after_a_few(tmp_path, monkeypatch):
@@ -133,3 +133,15 @@ def test_hostile_commands_never_reach_a_table(command):
     values are checked again by the table's own command line (tried: `continue ../../../etc/passwd`,
     `new @/etc/passwd`, `--lang=../../etc`, `--option target=99999999999999999999` are one-line errors)."""
     assert serve_ssh.client_args(command) is None
+
+
+async def test_a_connection_kept_after_its_table_ended_is_closed_after_the_session_timeout(tmp_path):
+    """The table is gone (here: its command was refused) but the client keeps the connection: it is a
+    connection without a table again, and the same time limit closes it."""
+    async with logged_server(tmp_path, session_timeout=1.0) as server:
+        conn, client = await _connect(server)
+        process = await conn.create_process("sim gongzhu", term_type="xterm", encoding=None)
+        await asyncio.wait_for(process.wait_closed(), 10)
+        await asyncio.wait_for(client.lost, 10)
+        assert any("closed: no table was opened for 1 s" in line for line in server.log_lines), server.log_lines
+        assert not server.connections
