@@ -83,16 +83,17 @@ def rss_kib(pid: int) -> int:
 
 
 @contextmanager
-def web_server(home: Path, *options: str):
-    """``cardtable serve web --port 0 [options]`` with its files in ``home``; every process left is killed
-    after."""
+def web_server(home: Path, *options: str, cwd: Path | None = None, python_flags: tuple[str, ...] = ()):
+    """``cardtable serve web --port 0 [options]`` with its files in ``home`` (run from ``cwd``, by
+    ``python *python_flags``); every process left is killed after."""
     home.mkdir(parents=True, exist_ok=True)
     log = home / "serve-web.log"
     env = {**os.environ, "CARDTABLE_HOME": str(home), "PYTHONPATH": package_root(), "LANG": "C.UTF-8",
            "PYTHONUNBUFFERED": "1"}
     with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "cardtable", "serve", "web", "--port", "0", *options],
-                                   env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen([sys.executable, *python_flags, "-m", "cardtable", "serve", "web", "--port", "0",
+                                    *options], env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True, cwd=cwd)
     try:
         found = None
 

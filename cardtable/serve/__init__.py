@@ -31,8 +31,9 @@ def data_dir() -> Path:
 
 
 def child_command(*args: str) -> list[str]:
-    """The command that runs one player's ``cardtable`` (this interpreter, this package)."""
-    return [sys.executable, "-m", "cardtable", *args]
+    """The command that runs one player's ``cardtable`` (this interpreter, this package; ``-P -s`` so
+    nothing in its working directory or a user site directory is importable)."""
+    return [sys.executable, "-P", "-s", "-m", "cardtable", *args]
 
 
 def package_root() -> str:

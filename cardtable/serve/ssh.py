@@ -48,6 +48,8 @@ LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
 ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
 ENV_BYTES = 256           # the longest name + value kept; longer ones are ignored
 MIN_RSA_BITS = 2048
+REFUSED_KEYS = 6          # keys refused in one login before it is closed (OpenSSH's MaxAuthTries)
+RESIZE_INTERVAL = 0.25    # seconds between two sizes given to a table: a flood of window changes is a few
 _LOCALE = re.compile(r"^[A-Za-z]{1,8}(_[A-Za-z]{1,8})?(\.[A-Za-z0-9-]{1,16})?(@[A-Za-z0-9]{1,16})?$")
 _TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _LOCALE_VARS = ("LANG", "LC_ALL", "LC_MESSAGES")
@@ -345,7 +347,7 @@ class _Connection(asyncssh.SSHServer):
         self.channel: asyncssh.SSHServerChannel | None = None
         self.table: _Session | None = None
         self.without_table_since = time.monotonic()
-        self.refused_key = False
+        self.refused_keys = 0
         self.env_refused = False
         self._watch: asyncio.Task | None = None
 
@@ -415,7 +417,7 @@ class _Connection(asyncssh.SSHServer):
             channel, channel._process_env_request)
         self.channel = channel
         asyncio.ensure_future(self._forget_channel(channel))
-        return channel, asyncssh.SSHServerProcess(self.server._run_session, None, 0, False)
+        return channel, _TableProcess(self.server._run_session, None, 0, False)
 
     async def _forget_channel(self, channel: asyncssh.SSHServerChannel) -> None:
         await channel.wait_closed()
@@ -456,8 +458,13 @@ class _Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         weakness = key_weakness(key)
         if weakness:
-            if not self.refused_key:        # once per connection: a client may offer several keys
-                self.refused_key = True
+            self.refused_keys += 1
+            if self.refused_keys > REFUSED_KEYS:
+                if self.refused_keys == REFUSED_KEYS + 1:
+                    self.close(f"too many refused keys (at most {REFUSED_KEYS}); use an ed25519 key.",
+                               asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+                return False
+            if self.refused_keys == 1:      # once per connection: a client may offer several keys
                 self.server.log(f"{self.address}: refused a key: {weakness}")
                 if self.conn is not None:
                     with contextlib.suppress(OSError):
@@ -474,6 +481,24 @@ class _Connection(asyncssh.SSHServer):
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         self.key = None     # a guest: nothing of a key offered before counts
         return True
+
+
+class _TableProcess(asyncssh.SSHServerProcess):
+    """asyncssh's server process, but a window change goes straight to the table's session (which keeps
+    only the latest) instead of queueing in the input, where a paused channel let a flood of them pile up
+    without bound; breaks and signals are refused (a table takes its keys only)."""
+
+    on_resize: Callable[[int, int], None] | None = None
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self.on_resize is not None:
+            self.on_resize(width, height)
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        pass
 
 
 class _Session:
@@ -500,6 +525,28 @@ class _Session:
         self._room = asyncio.Event()
         self._room.set()
         self._hangup: asyncio.Task | None = None
+        self._size: tuple[int, int] | None = None      # the latest window change, not given yet
+        self._sized_at = 0.0
+        self._resizer: asyncio.TimerHandle | None = None
+        process.on_resize = self.resize
+
+    def resize(self, width: int, height: int) -> None:
+        """A window change: the table gets the latest size at most every RESIZE_INTERVAL (each one costs
+        it a full repaint), and always the last one."""
+        self._size = (width, height)
+        if self._resizer is None and self.master >= 0:
+            wait = self._sized_at + RESIZE_INTERVAL - time.monotonic()
+            self._resizer = asyncio.get_running_loop().call_later(max(0.0, wait), self._apply_size)
+
+    def _apply_size(self) -> None:
+        self._resizer = None
+        if self._size is None or self.master < 0:
+            return
+        (width, height), self._size = self._size, None
+        self._sized_at = time.monotonic()
+        with contextlib.suppress(OSError):
+            _set_size(self.master, width, height)
+        self._signal(signal.SIGWINCH)
 
     async def run(self) -> int:
         home, throwaway = player_home(self.server.directory, self.connection.key)
@@ -532,10 +579,13 @@ class _Session:
             if self.child.returncode is None:      # cancelled (the server stopped): never leave it behind
                 self._signal(signal.SIGKILL)
             self._stop_writing()
+            if self._resizer is not None:
+                self._resizer.cancel()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             os.close(self.master)
+            self.master = -1
         if self.ended_by == "idle":
             self._say(f"\r\ncardtable: no key for {self.server.limits.idle_timeout:g} s: your game is saved. "
                       f"Bye.\r\n")
@@ -574,12 +624,8 @@ class _Session:
             await self._room.wait()
             try:
                 data = await self.process.stdin.read(4096)
-            except asyncssh.TerminalSizeChanged as change:
-                _set_size(self.master, change.width, change.height)
-                self._signal(signal.SIGWINCH)
-                continue
-            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-                continue
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived, asyncssh.TerminalSizeChanged):
+                continue             # not queued here (see _TableProcess); kept for safety
             except (asyncssh.Error, OSError, BrokenPipeError):
                 data = b""
             if not data:
