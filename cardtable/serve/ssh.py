@@ -528,7 +528,8 @@ class _Session:
         self._size: tuple[int, int] | None = None      # the latest window change, not given yet
         self._sized_at = 0.0
         self._resizer: asyncio.TimerHandle | None = None
-        process.on_resize = self.resize
+        if isinstance(process, _TableProcess):
+            process.on_resize = self.resize
 
     def resize(self, width: int, height: int) -> None:
         """A window change: the table gets the latest size at most every RESIZE_INTERVAL (each one costs
