@@ -47,16 +47,22 @@ class GuinoteSetup(SetupDialog):
 
 class ClaimScreen(AnswerOnce):
     """Asked de vueltas after a trick the pair won: announce that the pair has passed 100, or play on.
-    «Play on», the safe step forward, has the focus (and so the highlight) from the first frame."""
+    «Play on», the safe step forward, has the focus (and so the highlight) from the first frame. It sits
+    at the top, over the north seat and the pinta: the trick just won, the score and the hand stay in
+    sight, and `l` shows the last trick. The yes key is the language's («s» for «sí»)."""
 
     AUTO_FOCUS = "#no"
-    BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
-    DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
+    BINDINGS = [Binding("n,escape", "answer(False)", "gn_claim_no"), Binding("l", "last_trick", "last_trick")]
+    # Its place and size are in app.tcss («The exchange of the 7 and the claim»).
 
-    def __init__(self, view: GuinoteView, count_help: bool = False) -> None:
+    def __init__(self, view: GuinoteView, count_help: bool = False, style: str = "unicode") -> None:
         super().__init__()
         self.view_ = view
         self.count_help = count_help
+        self.style = style
+
+    def adjust_bindings(self) -> None:
+        self._bindings.bind(t("key_yes"), "answer(True)", t("gn_claim_yes"))
 
     def compose(self) -> ComposeResult:
         view, pair = self.view_, team_of(self.view_.seat)
@@ -68,8 +74,8 @@ class ClaimScreen(AnswerOnce):
                          cantes=view.cante_points(pair), carry=view.carry[pair]) + " " + text
             yield Static(text)
             with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_claim_no"), id="no")
-                yield Button(t("gn_claim_yes"), id="yes")
+                yield Button(t("gn_claim_no"), id="no", compact=True)
+                yield Button(t("gn_claim_yes"), id="yes", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -77,13 +83,16 @@ class ClaimScreen(AnswerOnce):
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
 
+    def action_last_trick(self) -> None:
+        self.app.push_screen(last_trick_dialog(self.view_, self.style))
+
 
 class ExchangeScreen(AnswerOnce):
     """Asked before the draw when the human holds the 7 of trumps and the pair has just won a trick:
     exchange it for the pinta or keep it. «Exchange» (what the hint and the CPU do) has the focus."""
 
-    BINDINGS = [Binding("y,p", "answer(True)", "gn_exchange_yes"),
-                Binding("n,k", "answer(False)", "gn_exchange_no"),
+    BINDINGS = [Binding("p,y", "answer(True)", "gn_exchange_yes"),
+                Binding("k,n", "answer(False)", "gn_exchange_no"),
                 Binding("escape", "answer(None)", "gn_exchange_later")]
     AUTO_FOCUS = "#yes"
     # Its place and size are in app.tcss («The exchange of the 7»): they must win over the dialogs' own.
