@@ -101,6 +101,7 @@ async def test_an_armed_cante_comes_before_the_claim_question_and_the_table_stay
         assert "C" in screen.armed_cantes
         assert screen.play(card, 0)
         await wait_until(pilot, lambda: isinstance(app.screen, ClaimScreen), timeout=10)
+        await settle(pilot)
         sung = [move for seat, move in screen.match.moves if seat == 0 and isinstance(move, Cante)]
         assert Cante("C") in sung, "the armed cante is sung before the claim question"
         assert Claim() not in [m for _, m in screen.match.moves]
@@ -154,3 +155,92 @@ async def test_the_claims_yes_key_is_s_in_spanish(tmp_path):
         await pilot.press("s")
         await settle(pilot)
         assert answers == [True]
+
+
+# -- 3: hidden 20s
+def saved_before(tmp_path, seed: int, moves: int, slot: str):
+    match = SPEC.new_match(seed=seed)
+    while len(match.moves) < moves:
+        seat, move = next_cpu_move(match, lambda _: NORMAL)
+        match.apply(move, seat)
+    SaveStore(tmp_path / "saves").save(slot, match, ["human"] + ["cpu:normal"] * 3)
+    return match
+
+
+def plates_text(screen) -> str:
+    return "\n".join(str(screen.query_one(f"#gn-{side}").render()) for side in ("west", "north", "east"))
+
+
+def test_a_20_sung_after_trick_4_is_an_arrastre_cante():
+    """The draw after trick 4 empties the stock: a 20 sung in that window keeps its suit from the other
+    pair (docs/decisions.md), as one sung later does; one sung after trick 3 does not."""
+    from cardtable.games.guinote.state import GuinoteMatch
+
+    for after, hidden in ((3, False), (4, True), (6, True)):
+        match = GuinoteMatch(GuinoteOptions(), 1)
+        suit = "C" if match.trump != "C" else "E"
+        match.cantes += ((1, suit, 20, after),)
+        assert match.view(0).cantes[0].suit == (None if hidden else suit), after     # the other pair
+        assert match.view(3).cantes[0].suit == suit                                   # the partner
+
+
+async def test_an_opponents_20_in_arrastre_never_shows_its_suit(tmp_path):
+    """Seed 21: Left (seat 3) sings the 20 in oros right after trick 4. Neither the trick area, the plates
+    nor the last trick name oros beside it; the plate says «20 (?)»."""
+    saved_before(tmp_path, 21, 16, "left")
+    app = make_app(tmp_path, launch=("continue", "left"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await wait_until(pilot, lambda: any(isinstance(m, Cante) for _, m in screen.match.moves[16:]), timeout=10)
+        await settle(pilot)
+        assert screen.match.moves[16] == (3, Cante("O"))
+        text = trick_text(screen) + plates_text(screen)
+        assert "Left sings 20" in text and "in oros" not in text and "20 oros" not in text
+        assert "20 (?)" in plates_text(screen)
+        await pilot.press("l")
+        assert "oros" not in "\n".join(str(w.render()) for w in app.screen.query("Static"))
+
+
+async def test_the_partners_20_in_arrastre_shows_only_after_v(tmp_path):
+    """Seed 50: the partner sings the 20 in copas right after trick 4. The trick area says «Partner sings
+    20» with no suit (it said «in copas»), the plate «20 (?)»; `v` shows the suit on the plate."""
+    saved_before(tmp_path, 50, 17, "partner")
+    app = make_app(tmp_path, launch=("continue", "partner"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await wait_until(pilot, lambda: (2, Cante("C")) in screen.match.moves, timeout=10)
+        await settle(pilot)
+        assert "Partner sings 20" in trick_text(screen) and "copas" not in trick_text(screen)
+        north = str(screen.query_one("#gn-north").render())
+        assert "20 (?)" in north and "copas" not in north
+        await pilot.press("v")
+        await settle(pilot)
+        assert "20 copas" in str(screen.query_one("#gn-north").render())
+
+
+# -- 7: the exchange question leaves the hand and the score in sight, with the trick area's keys
+async def test_the_exchange_question_shows_the_hand_and_uses_p_and_k(tmp_path):
+    """The question sits over the title and the north seat, not over the trick, the score or the hand;
+    its key bar names p and k, the keys the trick area names."""
+    from tests.test_ui_guinote import _until_exchange_prompt, launch
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = await _until_exchange_prompt(pilot, app)
+        dialog = app.screen.query_one(".dialog").region
+        for widget in (screen.query_one(TrickView), screen.query_one("#gn-score"), screen.query_one("#gn-hand")):
+            assert not dialog.overlaps(widget.region), widget
+        keys = {b.action: key for key, (_, b, _, _) in app.screen.active_bindings.items() if b.show}
+        shown = {b.action: b.key_display or key for key, (_, b, _, _) in app.screen.active_bindings.items()}
+        from cardtable.ui.footer import shown_keys
+
+        first = {}
+        for key, _display, _label, action, show, *_ in shown_keys(app.screen):
+            if show:
+                first.setdefault(action, key)
+        assert first["answer(True)"] == "p" and first["answer(False)"] == "k", (first, keys, shown)
+        assert "p: exchange" in trick_text(screen) and "k: keep" in trick_text(screen)
+        await pilot.press("k")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExchangeScreen)

@@ -33,6 +33,7 @@ from cardtable.ui.guinote.text import (
     card_name,
     exchange_block_reason,
     exchange_news,
+    partner_hides,
     seat_name,
     suit_name,
     the_card,
@@ -166,8 +167,9 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         if isinstance(move, Cante):
             self.armed_cantes.discard(move.suit)
             if not new_deal:
-                sung = self.match.view(HUMAN).cantes[-1]
-                self.news.append(cante_sentence(seat, sung.points, sung.suit))
+                view = self.match.view(HUMAN)
+                sung = view.cantes[-1]       # (a partner's 20 in arrastre keeps its suit until `v`)
+                self.news.append(cante_sentence(seat, sung.points, None if partner_hides(view, sung) else sung.suit))
         if isinstance(move, Play) and not self.match.trick:
             self.news = []                   # a trick is complete: the news were about the one before
         if new_deal:
@@ -448,7 +450,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_reveal(self) -> None:
         view = self.match.view(HUMAN)
-        hidden = [c for c in view.cantes if c.seat == 2 and c.points == 20 and c.trick > rules.PHASE1_TRICKS]
+        hidden = [c for c in view.cantes if partner_hides(view, c)]
         if not hidden:
             self.set_status(t("gn_nothing_hidden"))
             return

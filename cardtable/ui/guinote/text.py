@@ -6,7 +6,7 @@ from rich.text import Text
 
 from cardtable.cards import SpanishCard
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import GuinoteView
+from cardtable.games.guinote.state import GuinoteView, SungCante
 from cardtable.i18n import t
 from cardtable.tricks import team_of
 from cardtable.ui.cardart import spanish_colour
@@ -48,6 +48,12 @@ def exchange_news(seat: int, card: SpanishCard) -> Announcement:
         news = Announcement(t("gn_exchange_news", name=seat_name(seat), card=the_card(card)))
     news.broken = (exchanged(seat), t("gn_exchange_news_for", card=the_card(card)))
     return news
+
+
+def partner_hides(view: GuinoteView, cante: SungCante) -> bool:
+    """A 20 the partner sang in arrastre: the human sees its suit only after `v` (the table's word)."""
+    return (cante.seat != view.seat and team_of(cante.seat) == team_of(view.seat)
+            and rules.hidden_cante(cante.points, cante.trick))
 
 
 def cante_sentence(seat: int, points: int, suit: str | None) -> str:
@@ -102,9 +108,7 @@ def cantes_text(view: GuinoteView, seat: int, revealed: bool) -> Text:
             continue
         if text:
             text.append(" ")
-        hidden = cante.suit is None or (team_of(cante.seat) == team_of(view.seat) and cante.seat != view.seat
-                                        and cante.points == 20 and cante.trick > rules.PHASE1_TRICKS
-                                        and not revealed)
+        hidden = cante.suit is None or (not revealed and partner_hides(view, cante))
         if hidden:
             text.append(t("gn_hidden"), style="bold")
         else:
