@@ -244,3 +244,18 @@ async def test_the_exchange_question_shows_the_hand_and_uses_p_and_k(tmp_path):
         await pilot.press("k")
         await settle(pilot)
         assert not isinstance(app.screen, ExchangeScreen)
+
+
+# -- 4: de vueltas the table says the card points are hidden, and s shows them
+async def test_de_vueltas_the_table_says_the_points_are_hidden_and_s_shows_them(tmp_path):
+    vueltas_position(tmp_path)
+    app = make_app(tmp_path, launch=("continue", "window"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await settle(pilot)
+        score = str(screen.query_one("#gn-score").render())
+        assert "card points hidden: s shows them" in score and "= " not in score
+        await pilot.press("s")
+        await settle(pilot)
+        score = str(screen.query_one("#gn-score").render())
+        assert app.settings.count_help == "on" and "= " in score and "hidden" not in score

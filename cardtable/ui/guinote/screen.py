@@ -61,6 +61,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         Binding("b", "cante('B')", "sing_B", show=False),
         Binding("v", "reveal", "gn_reveal", show=False),
         Binding("a", "claim", "gn_claim_key", show=False),
+        Binding("s", "count_help", "count_help", show=False),
         Binding("l", "last_trick", "last_trick"),
         Binding("h", "hint", "hint"),
         Binding("r", "rules", "rules", show=False),
@@ -332,6 +333,8 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
                 keys.append(suit.lower(), style="reverse" if suit in self.armed_cantes else "bold")
                 keys.append(" ")
             options.append(keys)
+        if view.vueltas and not full:    # say that the card points are hidden, and how to show them
+            options.append(Text(t("gn_points_hidden_key"), style="dim"))
         text.append("\n")               # the row stays when it is empty: the table below does not jump
         return text + Text("   ").join(options)
 
@@ -430,6 +433,13 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             self.set_status(self.reason(refusal) if refusal else "")
             return
         self.ask_claim()
+
+    def action_count_help(self) -> None:
+        """`s`: the counting help (Settings) on or off from the table: de vueltas the card points show."""
+        import dataclasses
+
+        settings = dataclasses.replace(self.app.settings, count_help="off" if self.count_help else "on")
+        self.app.apply_settings(settings)
 
     def action_keep_seven(self) -> None:
         """Decline the exchange offered before the draw."""
