@@ -259,3 +259,22 @@ async def test_de_vueltas_the_table_says_the_points_are_hidden_and_s_shows_them(
         await settle(pilot)
         score = str(screen.query_one("#gn-score").render())
         assert app.settings.count_help == "on" and "= " in score and "hidden" not in score
+
+
+# -- 5: the hand's cursor stops at the ends
+async def test_the_hand_cursor_stops_at_the_ends(tmp_path):
+    from cardtable.ui.widgets import HandView
+    from tests.ui_helpers import pinned_app
+
+    app = pinned_app(tmp_path, "guinote-mid-hand")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await settle(pilot)
+        hand = screen.query_one(HandView)
+        assert len(hand.cards) > 1
+        await pilot.press("end", "right", "right")
+        assert hand.cursor == len(hand.cards) - 1, "→ on the last card does not wrap to the first"
+        await pilot.press("home", "left")
+        assert hand.cursor == 0, "← on the first card does not wrap to the last"
+        await pilot.press("right")
+        assert hand.cursor == 1

@@ -368,7 +368,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_move(self, step: int) -> None:
         hand = self.query_one(HandView)
-        self._explain(hand.point(hand.cursor + step))
+        self._explain(hand.step(step))
 
     def action_move_to(self, index: int) -> None:
         self._explain(self.query_one(HandView).point(index))
