@@ -40,7 +40,7 @@ async def test_the_partner_waits_while_you_may_sing_after_its_trick(tmp_path, sp
         for _ in range(40):
             await wait_until(pilot, lambda: not screen._cpu_running and not screen.dealing
                              and (screen.match.to_move() == 0 or screen.window_waits()
-                                  or isinstance(app.screen, ExchangeScreen)), timeout=20)
+                                  or isinstance(app.screen, ExchangeScreen)), timeout=40)
             if screen.window_waits() or len(screen.match.moves) >= 8:
                 break
             if isinstance(app.screen, ExchangeScreen):
@@ -290,3 +290,42 @@ def test_the_edge_is_a_percentage_in_every_language(lang, language, gain, cost):
     lang(language)
     assert SPEC.advice.gain_text(0.12, "Y") == gain
     assert SPEC.advice.cost_text("X", 0.12) == cost
+
+
+# -- 8: an armed cante goes dark once it can no longer happen; an impossible one is not armed
+async def test_an_armed_cante_goes_dark_when_its_sota_is_played(tmp_path):
+    """Seed 7: the human holds the Rey de oros without the Sota and arms the cante (o); Right plays the
+    Sota de oros in trick 1. The cante is no longer armed nor shown among the keys, and the status says why."""
+    app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 7, "normal"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await wait_until(pilot, lambda: screen.match.to_move() == 0 and not screen._cpu_running
+                         and not screen.dealing, timeout=10)
+        await pilot.press("o")
+        assert screen.armed_cantes == {"O"}
+        assert "sing: o" in str(screen.query_one("#gn-score").render())
+        assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+        from cardtable.cards import SpanishCard
+
+        sota = SpanishCard(10, "O")
+        await wait_until(pilot, lambda: sota in screen.match.view(0).played, timeout=10)
+        await settle(pilot)
+        assert screen.armed_cantes == set()
+        assert "sing:" not in str(screen.query_one("#gn-score").render())
+        assert "the Sota de oros has been played" in screen.status
+
+
+async def test_arming_an_impossible_cante_is_refused_with_the_reason(tmp_path):
+    """In the arrastre (guinote-mid-hand) a suit whose Rey and Sota the hand does not hold cannot be armed."""
+    from cardtable.games.guinote import rules
+    from tests.ui_helpers import pinned_app
+
+    app = pinned_app(tmp_path, "guinote-mid-hand")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await settle(pilot)
+        hand = screen.match.view(0).hand
+        suit = next(s for s in "OCEB" if not rules.can_sing(hand, s))
+        await pilot.press(suit.lower())
+        assert screen.armed_cantes == set()
+        assert screen.status.startswith("No cante in")

@@ -29,6 +29,7 @@ from cardtable.ui.guinote.dialogs import (
 )
 from cardtable.ui.guinote.text import (
     SUITS,
+    cante_block_reason,
     cante_sentence,
     card_name,
     exchange_block_reason,
@@ -180,6 +181,13 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             self.news = []
         if self.armed_exchange and exchange_block_reason(self.match.view(HUMAN)) is not None:
             self.armed_exchange = False      # it can no longer happen (another seat exchanged, the 7 played…)
+        if self.armed_cantes:                # an armed cante that can no longer happen goes dark, with why
+            view = self.match.view(HUMAN)
+            for suit in sorted(self.armed_cantes):
+                why = cante_block_reason(view, suit)
+                if why is not None:
+                    self.armed_cantes.discard(suit)
+                    self.set_status(why)
         super().after_move(seat, move, records)
 
     def advance(self) -> None:
@@ -450,9 +458,14 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         if self.match.why_illegal(move, HUMAN) is None:
             self.play(move, HUMAN)
             return
+        blocked = cante_block_reason(self.match.view(HUMAN), suit)
         if suit in self.armed_cantes:
             self.armed_cantes.discard(suit)
             self.set_status(t("gn_cante_disarmed", suit=suit_name(suit)))
+        elif blocked is not None:
+            self.set_status(blocked)
+            self.app.bell()
+            return
         else:
             self.armed_cantes.add(suit)
             self.set_status(t("gn_cante_armed", suit=suit_name(suit)))

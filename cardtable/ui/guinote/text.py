@@ -80,6 +80,25 @@ def exchange_block_reason(view: GuinoteView) -> str | None:
     return None
 
 
+def cante_block_reason(view: GuinoteView, suit: str) -> str | None:
+    """Why the human can never sing ``suit`` in this hand (so arming it is refused, and an armed one
+    goes), from what the table shows: the suit sung, its Rey or Sota played or drawn by another seat
+    with the pinta, or the stock gone without both in the hand. None while it may still happen."""
+    if any(cante.suit == suit for cante in view.cantes):
+        return t("gn_arm_cante_sung", suit=suit_name(suit))
+    for rank in (rules.REY, rules.SOTA):
+        card = SpanishCard(rank, suit)
+        if card in view.hand:
+            continue
+        if card in view.played:
+            return t("gn_arm_cante_played", suit=suit_name(suit), card=the_card(card))
+        if card == view.pinta and view.pinta_taker not in (None, view.seat):
+            return t("gn_arm_cante_played", suit=suit_name(suit), card=the_card(card))
+    if view.arrastre and not rules.can_sing(view.hand, suit):
+        return t("gn_arm_cante_hand", suit=suit_name(suit))
+    return None
+
+
 def suit_name(suit: str) -> str:
     return t(f"gn_suit_{suit}")
 
