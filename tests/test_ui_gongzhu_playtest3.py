@@ -22,3 +22,37 @@ async def test_the_hand_cursor_stops_at_the_ends(tmp_path):
         assert hand.cursor == len(hand.cards) - 1, "→ on the last card does not wrap to the first"
         await pilot.press("home", "left")
         assert hand.cursor == 0, "← on the first card does not wrap to the last"
+
+
+# -- 9: «Hands 0» is refused with the reason (it started silently as 1 of 1)
+async def test_fixed_hands_0_is_refused_with_the_reason(tmp_path):
+    from textual.widgets import Input, RadioSet
+
+    from cardtable.ui.gongzhu import GongZhuSetup
+    from tests.ui_helpers import make_app
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        answers = []
+        dialog = GongZhuSetup()
+        await app.push_screen(dialog, callback=answers.append)
+        await settle(pilot)
+        dialog.query_one("#gz-ending", RadioSet).focus()
+        await pilot.press("right", "right", "space")
+        hands = dialog.query_one("#gz-hands", Input)
+        hands.value = "0"
+        dialog.query_one("#setup-start").focus()
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert answers == [] and app.screen is dialog and dialog.focused is hands
+        assert any("from 1 to 1000" in str(n.message) for n in app._notifications)
+        hands.value = "2"
+        dialog.query_one("#setup-start").focus()
+        await settle(pilot)
+        start = dialog.query_one("#setup-start")     # (a Button ignores a press while its last one shows)
+        await wait_until(pilot, lambda: not start.has_class("-active"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: answers, timeout=10)
+        assert answers[0][0].max_hands == 2 and answers[0][0].target == 0

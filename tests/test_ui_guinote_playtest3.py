@@ -329,3 +329,38 @@ async def test_arming_an_impossible_cante_is_refused_with_the_reason(tmp_path):
         await pilot.press(suit.lower())
         assert screen.armed_cantes == set()
         assert screen.status.startswith("No cante in")
+
+
+# -- 9: the setup dialog has every Guiñote option; a match length of 0 is refused with the reason
+async def test_the_guinote_setup_sets_every_option(tmp_path):
+    from textual.widgets import Checkbox, Input
+
+    from cardtable.ui.guinote import GuinoteSetup
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        answers = []
+        dialog = GuinoteSetup()
+        await app.push_screen(dialog, callback=answers.append)
+        await settle(pilot)
+        assert dialog.query_one(".dialog").region.bottom <= 22, "the dialog fits 80×24"
+        dialog.query_one("#gn-partidas", Input).value = "0"
+        dialog.query_one("#setup-start").focus()
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert answers == [] and app.screen is dialog, "«0» hands to a coto starts nothing"
+        assert any("from 1 to 99" in str(n.message) for n in app._notifications)
+        dialog.query_one("#gn-partidas", Input).value = "5"
+        dialog.query_one("#gn-thirty", Checkbox).value = False
+        dialog.query_one("#gn-any-pinta", Checkbox).value = True
+        dialog.query_one("#setup-start").focus()
+        await settle(pilot)
+        start = dialog.query_one("#setup-start")     # (a Button ignores a press while its last one shows)
+        await wait_until(pilot, lambda: not start.has_class("-active"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: answers, timeout=10)
+        options = answers[0][0]
+        assert (options.points_per_coto, options.thirty_includes_ultimas, options.exchange_any_pinta) == (
+            5, False, True)

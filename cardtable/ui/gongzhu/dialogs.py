@@ -58,15 +58,28 @@ class GongZhuSetup(SetupDialog):
         if event.radio_set.id == "gz-ending":
             self.query_one("#gz-hands", Input).disabled = event.pressed.name != "0"
 
-    def hands(self) -> int:
+    MAX_HANDS = 1000                     # GongZhuOptions.max_hands's range
+
+    def hands(self) -> int | None:
+        """The match's hands with «Fixed hands», or None when the box holds no number in range."""
         raw = self.query_one("#gz-hands", Input).value.strip()
-        return min(max(int(raw), 1), 1000) if raw else self.DEFAULT_HANDS
+        if not raw:
+            return self.DEFAULT_HANDS
+        return int(raw) if raw.isdigit() and 1 <= int(raw) <= self.MAX_HANDS else None
+
+    def action_start(self) -> None:
+        fixed = self.choice("gz-ending", "500") == "0"
+        if fixed and self.hands() is None:   # «Hands 0» is no match: say why, start nothing
+            self.notify(t("gz_hands_bad", most=self.MAX_HANDS), severity="error")
+            self.query_one("#gz-hands", Input).focus()
+            return
+        super().action_start()
 
     def options(self) -> GongZhuOptions:
         target = int(self.choice("gz-ending", "500"))
         return GongZhuOptions(
             target=target,
-            max_hands=self.hands() if target == 0 else GongZhuOptions().max_hands,
+            max_hands=(self.hands() or self.DEFAULT_HANDS) if target == 0 else GongZhuOptions().max_hands,
             all_hearts=int(self.choice("gz-all-hearts", "200")),
             swap=self.query_one("#gz-swap", Checkbox).value,
             showing=self.query_one("#gz-showing", Checkbox).value,

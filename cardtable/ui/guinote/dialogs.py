@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from cardtable.cards import SpanishCard
 from cardtable.games.guinote import rules
@@ -25,24 +25,53 @@ from cardtable.ui.guinote.text import (
     seat_name,
     the_card,
 )
+from cardtable.ui.toggles import TickBox
 
 
 # ---------------------------------------------------------------- modal screens
 class GuinoteSetup(SetupDialog):
+    """Before the deal: cotos and the hands (partidas) to a coto, how a hand de vueltas ends, cantes per
+    trick, and the two house rules (las últimas in the 30 rule, the exchange for any pinta)."""
+
     TITLE_KEY = "gn_setup"
     START_KEY = "gn_deal"
-    DEFAULT_CSS = "GuinoteSetup .dialog { width: 76; }"
+    DEFAULT_CSS = """
+    GuinoteSetup .dialog { width: 76; }
+    GuinoteSetup .form-help { width: 1fr; color: $text-muted; margin-left: 1; }
+    """
+    MAX_PARTIDAS = 99                    # GuinoteOptions.points_per_coto's range
 
     def fields(self):
         yield radio_row("gn_cotos", "gn-cotos", (("gn_one_coto", "1", False), ("gn_two_cotos", "2", True)))
+        partidas = Input(str(GuinoteOptions().points_per_coto), id="gn-partidas", restrict=r"[0-9]*", max_length=2)
+        partidas.styles.width = 6        # inline: the shared «.dialog Input» rule makes inputs 1fr
+        yield Horizontal(Label(t("gn_partidas"), classes="form-label"), partidas,
+                         Label(t("gn_partidas_help"), classes="form-help"), classes="form-row")
         yield radio_row("gn_vueltas", "gn-vueltas", (("gn_vueltas_claim", "claim", True),
                                                      ("gn_vueltas_auto", "auto", False)))
         yield radio_row("gn_cantes", "gn-cantes", (("gn_cantes_unlimited", "unlimited", True),
                                                    ("gn_cantes_one", "one_per_player", False)))
+        yield TickBox(t("gn_thirty_ultimas"), value=GuinoteOptions().thirty_includes_ultimas, id="gn-thirty")
+        yield TickBox(t("gn_any_pinta"), value=GuinoteOptions().exchange_any_pinta, id="gn-any-pinta")
+
+    def partidas(self) -> int | None:
+        """The hands to win a coto, or None when the box holds no number in range."""
+        raw = self.query_one("#gn-partidas", Input).value.strip()
+        return int(raw) if raw.isdigit() and 1 <= int(raw) <= self.MAX_PARTIDAS else None
+
+    def action_start(self) -> None:
+        if self.partidas() is None:      # «0» (or nothing) is no match length: say so, start nothing
+            self.notify(t("gn_partidas_bad", most=self.MAX_PARTIDAS), severity="error")
+            self.query_one("#gn-partidas", Input).focus()
+            return
+        super().action_start()
 
     def options(self) -> GuinoteOptions:
         return GuinoteOptions(cotos=int(self.choice("gn-cotos", "2")), vueltas_end=self.choice("gn-vueltas", "claim"),
-                              cantes_per_win=self.choice("gn-cantes", "unlimited"))
+                              cantes_per_win=self.choice("gn-cantes", "unlimited"),
+                              points_per_coto=self.partidas() or GuinoteOptions().points_per_coto,
+                              thirty_includes_ultimas=self.query_one("#gn-thirty", Checkbox).value,
+                              exchange_any_pinta=self.query_one("#gn-any-pinta", Checkbox).value)
 
 
 class ClaimScreen(AnswerOnce):
