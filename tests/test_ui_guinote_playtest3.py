@@ -364,3 +364,23 @@ async def test_the_guinote_setup_sets_every_option(tmp_path):
         options = answers[0][0]
         assert (options.points_per_coto, options.thirty_includes_ultimas, options.exchange_any_pinta) == (
             5, False, True)
+
+
+# -- 10: `cardtable saves` never cuts a slot name at 80 columns
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_cardtable_saves_keeps_slot_names_whole_at_80_columns(tmp_path, language):
+    import subprocess
+    import sys
+
+    store = SaveStore(tmp_path / "saves")
+    slots = ["guinote-20261204-034512", "gongzhu-20261204-101010-2", "guandan-20261204-235959"]
+    for slot, game in zip(slots, ("guinote", "gongzhu", "guandan"), strict=True):
+        spec = games.get(game)
+        store.save(slot, spec.new_match(seed=3), ["human"] + ["cpu:normal"] * 3)
+    out = subprocess.run([sys.executable, "-m", "cardtable", "--lang", language, "--save-dir", str(tmp_path / "saves"),
+                          "saves"], capture_output=True, text=True, check=True, stdin=subprocess.DEVNULL,
+                         env={**__import__("os").environ, "COLUMNS": "80"}).stdout
+    lines = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]      # the table (not the path above)
+    assert lines and all(len(line) <= 80 for line in lines), out
+    for slot in slots:
+        assert any(slot in line for line in lines), (slot, out)
