@@ -1,6 +1,8 @@
 """Issue 31, the third Gong Zhu play test: the hand's cursor, the match-over buttons beside the chart,
 the showing panel's reason, the chart's axes and the Transformer's wording."""
 
+import pytest
+
 from cardtable.ui.gongzhu import GongZhuScreen
 from cardtable.ui.widgets import HandView
 from tests.ui_helpers import pinned_app, settle, wait_until
@@ -56,3 +58,54 @@ async def test_fixed_hands_0_is_refused_with_the_reason(tmp_path):
         await pilot.press("enter")
         await wait_until(pilot, lambda: answers, timeout=10)
         assert answers[0][0].max_hands == 2 and answers[0][0].target == 0
+
+
+# -- 12: «Match over» keeps its buttons in sight beside the chart
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_match_end_buttons_show_with_the_chart(tmp_path, size):
+    from textual.widgets import Button
+
+    from cardtable.ui.dialogs import RunningScoreChart
+    from tests.test_ui_charts import ALMOST, _to_match_end
+
+    app = pinned_app(tmp_path, ALMOST)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await _to_match_end(pilot, app)
+        await settle(pilot)
+        dialog = app.screen.query_one(".dialog")
+        assert app.screen.query(RunningScoreChart)
+        inner = dialog.content_region
+        for button in app.screen.query(Button):
+            assert inner.contains_region(button.region), (button.id, button.region, inner)
+            assert "New game" in str(button.label) or "Home" in str(button.label)
+
+
+# -- 15: the charts' axes: whole numbers at round steps, with «−»
+def test_value_ticks_are_whole_round_steps():
+    from cardtable.ui.chartaxes import tick_labels, value_ticks
+
+    assert value_ticks([300, 143.3, -170]) == [-200, 0, 200, 400]
+    assert value_ticks([2.5, 3.0]) == [2, 3]
+    assert value_ticks([0, 37, 95]) == [0, 50, 100]
+    assert value_ticks([-640, 0, 15]) == [-800, -600, -400, -200, 0, 200]
+    assert tick_labels([-200, 0, 200], "unicode") == ["\u2212200", "0", "200"]
+    assert tick_labels([-200], "ascii") == ["-200"]
+
+
+async def test_the_match_end_chart_writes_whole_ticks_with_the_minus_sign(tmp_path):
+    import re
+
+    from textual_plotext import PlotextPlot
+
+    from tests.test_ui_charts import ALMOST, _to_match_end
+
+    app = pinned_app(tmp_path, ALMOST)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        await _to_match_end(pilot, app)
+        await settle(pilot)
+        plot = app.screen.query_one(PlotextPlot)
+        drawn = re.sub(r"\x1b\[[0-9;]*m", "", plot.plt.build())
+        assert "\u2212" in drawn and not re.search(r"\d\.\d", drawn), drawn
+        assert "-" not in re.sub(r"[─┬┴┼├┤┌┐└┘│]", "", drawn).replace("−", ""), drawn

@@ -236,9 +236,10 @@ class GongZhuMatchEnd(MatchEndDialog):
             words = [seat_name(s) for s in seats]
             return words[0] if len(words) == 1 else t("list_and", first=", ".join(words[:-1]), last=words[-1])
 
-        totals = Text()
-        for seat, total in enumerate(self.record["totals"]):
-            totals.append(f"{cells.ljust(seat_name(seat), 8)}{signed(total, self.app.settings.card_style, 6)}\n", style="bold" if seat in self.record["winners"] else "")
+        rows = [Text(f"{cells.ljust(seat_name(seat), 8)}{signed(total, self.app.settings.card_style, 6)}",
+                     style="bold" if seat in self.record["winners"] else "")
+                for seat, total in enumerate(self.record["totals"])]
+        totals = Text("\n").join(rows)           # (no blank row after the last: the chart needs it)
         winners = self.record["winners"]
         line = t("gz_winner", names=names(winners)) if len(winners) == 1 else t("gz_winners", names=names(winners))
         yield Label(Text(line, style="bold green"))
