@@ -8,6 +8,11 @@ from cardtable.ui.widgets import HandView
 from tests.ui_helpers import pinned_app, settle, wait_until
 
 
+def screen_text(app) -> str:
+    """What the terminal shows, as plain text."""
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
 def table(app) -> GongZhuScreen:
     return next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
 
@@ -109,3 +114,48 @@ async def test_the_match_end_chart_writes_whole_ticks_with_the_minus_sign(tmp_pa
         drawn = re.sub(r"\x1b\[[0-9;]*m", "", plot.plt.build())
         assert "\u2212" in drawn and not re.search(r"\d\.\d", drawn), drawn
         assert "-" not in re.sub(r"[─┬┴┼├┤┌┐└┘│]", "", drawn).replace("−", ""), drawn
+
+
+# -- 16: a shown Transformer «multiplied by 4», not «doubled (×4)»
+@pytest.mark.parametrize("language, x4, x2", [
+    ("en", "multiplied the hand by 4", "doubled the hand"),
+    ("es", "multiplicó la mano por 4", "dobló la mano"),
+])
+async def test_the_results_say_multiplied_by_4(tmp_path, lang, language, x4, x2):
+    from cardtable.ui.gongzhu import ResultsScreen
+    from tests.ui_helpers import make_app
+
+    lang(language)
+    line = {"hearts": 0, "pig": 0, "goat": 0, "base": 0, "transformer": "none", "hand": 0, "total": 0}
+    lines = [dict(line, transformer="x4", base=50, hand=200, total=200), dict(line, transformer="x2", base=10,
+             hand=20, total=20), dict(line), dict(line)]
+    record = {"hand": 1, "lines": lines, "taken": [["10C"], ["10C"], [], []]}
+    app = make_app(tmp_path, lang=language)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.push_screen(ResultsScreen(record, False))
+        await settle(pilot)
+        body = screen_text(app)
+        assert x4 in body and x2 in body
+        assert "doubled (×4)" not in body and "dobló (×4)" not in body
+
+
+# -- 13: the showing panel's «show nothing» gives its reason
+async def test_the_show_panels_hint_to_show_nothing_says_why(tmp_path):
+    """Seed 0: the search shows nothing while the hand holds the Pig (♠Q), the Goat and the ♥A: the hint
+    says what showing the Pig would risk, not only «nothing is worth showing»."""
+    from textual.widgets import Static
+
+    from cardtable.games.gongzhu.state import GongZhuOptions
+    from cardtable.ui.gongzhu import ShowPanel
+    from tests.ui_helpers import make_app
+
+    app = make_app(tmp_path, launch=("new", "gongzhu", GongZhuOptions(), 0, "normal"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        panel = app.screen
+        assert isinstance(panel, ShowPanel)
+        await pilot.press("h")
+        await settle(pilot)
+        line = str(panel.query_one("#show-hint", Static).render())
+        assert "show nothing: a shown Pig is \u2212200 for its taker, maybe you" in line, line

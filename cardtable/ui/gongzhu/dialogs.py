@@ -221,7 +221,7 @@ class ResultsScreen(HandEndDialog):
             if len([c for c in taken if c.endswith("H")]) == 13:
                 notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(taken) == 16 else 'gz_all_hearts')}")
             if line["transformer"] in ("x2", "x4"):
-                notes.append(f"{seat_name(seat)}: {t('gz_doubled')} ({t('gz_tr_' + line['transformer'])})")
+                notes.append(f"{seat_name(seat)}: {t('gz_transformer_' + line['transformer'])}")   # doubled, ×4
         yield Static(Group(results_table(self.record, self.app.settings.card_style), Text("\n".join(notes), style="italic")), id="results-body")
 
 
