@@ -159,3 +159,17 @@ async def test_the_show_panels_hint_to_show_nothing_says_why(tmp_path):
         await settle(pilot)
         line = str(panel.query_one("#show-hint", Static).render())
         assert "show nothing: a shown Pig is \u2212200 for its taker, maybe you" in line, line
+
+
+# -- the Spanish list: the house rule about ♥2–4 says what it means, and fits 80 columns
+async def test_the_zero_hearts_house_rule_reads_whole_in_spanish(tmp_path):
+    from cardtable.ui.gongzhu import GongZhuSetup
+    from tests.ui_helpers import make_app
+
+    app = make_app(tmp_path, lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.push_screen(GongZhuSetup())
+        await settle(pilot)
+        text = screen_text(app)
+        assert "El ♣10 con ♥2–4 (sin puntos) sigue «solo»: +50 (regla de la casa)" in text, text

@@ -79,7 +79,7 @@ async def test_claim_reason_says_which_pair_claimed(tmp_path, lang, language):
         record = {"hand": 2, "points": [40, 30], "cantes": [20, 40], "ultimas": None, "totals": [102, 90],
                   "winner": 0, "claim": {"pair": 0, "right": True}, "score": [1, 0], "cotos": [0, 0]}
         deal = {"vueltas": True, "carry": [42, 20]}
-        for claim, expected in (({"pair": 0, "right": True}, {"en": "your pair claimed", "es": "anunciasteis bien"}),
+        for claim, expected in (({"pair": 0, "right": True}, {"en": "your pair claimed", "es": "anunciasteis que pasabais de 100, y era cierto"}),
                                 ({"pair": 1, "right": False}, {"en": "they claimed", "es": "anunciaron que"})):
             screen = SummaryScreen({**record, "claim": claim}, deal, GuinoteOptions(), False)
             await app.push_screen(screen)

@@ -384,3 +384,34 @@ def test_cardtable_saves_keeps_slot_names_whole_at_80_columns(tmp_path, language
     assert lines and all(len(line) <= 80 for line in lines), out
     for slot in slots:
         assert any(slot in line for line in lines), (slot, out)
+
+
+# -- the Spanish and layout list
+async def test_the_pinta_panel_counts_15_plus_the_pinta(tmp_path, lang):
+    lang("es")
+    app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 50, "normal"), lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        await settle(pilot)
+        panel = str(screen.query_one("#gn-table").render())
+        assert "mazo 15 + pinta" in panel and "mazo 16" not in panel, panel
+
+
+@pytest.mark.parametrize("key, text", [
+    ("gn_reason_claim_right_them", "anunciaron que pasaban de 100, y era cierto"),
+    ("gn_reason_claim_wrong_us", "anunciasteis que pasabais de 100, y no era cierto"),
+])
+def test_the_spanish_claim_reasons_say_100(lang, key, text):
+    from cardtable.i18n import t
+
+    lang("es")
+    assert t(key) == text
+
+
+def test_the_rules_pages_never_speak_of_the_source():
+    from pathlib import Path
+
+    pages = Path(__file__).resolve().parents[1] / "cardtable" / "games"
+    for page in pages.glob("*/rules_*.md"):
+        text = page.read_text(encoding="utf-8").lower()
+        assert "the source" not in text and "la fuente" not in text, page
