@@ -173,3 +173,30 @@ async def test_the_zero_hearts_house_rule_reads_whole_in_spanish(tmp_path):
         await settle(pilot)
         text = screen_text(app)
         assert "El ♣10 con ♥2–4 (sin puntos) sigue «solo»: +50 (regla de la casa)" in text, text
+
+
+# -- the layout list: side plates never leave «−100» alone on a line; wider where there is room
+def test_a_side_plate_puts_the_total_on_its_own_line_rather_than_cut_it(lang):
+    import dataclasses
+
+    from cardtable import games
+    from cardtable.ui.gongzhu.widgets import seat_plate
+
+    lang("es")
+    view = games.get("gongzhu").new_match(seed=3).view(0)
+    view = dataclasses.replace(view, totals=(0, -100, 0, 0))
+    lines = [line.plain for line in seat_plate(view, 1, 13, "unicode", width=20).lines]
+    assert lines[:2] == ["13 cartas", "total \u2212100"], lines
+    lines = [line.plain for line in seat_plate(view, 1, 13, "unicode", width=26).lines]
+    assert lines[0] == "13 cartas  total \u2212100", lines
+
+
+async def test_the_side_plates_widen_at_120_columns(tmp_path):
+    for size, width in (((80, 24), 24), ((120, 40), 30)):
+        app = pinned_app(tmp_path / str(width), "gongzhu-mid-hand", lang="es")
+        async with app.run_test(size=size) as pilot:
+            await wait_until(pilot, lambda: any(isinstance(s, GongZhuScreen) for s in app.screen_stack))
+            await settle(pilot)
+            screen = table(app)
+            assert screen.query_one("#gz-west").outer_size.width == width
+            assert screen.query_one("#gz-east").outer_size.width == width
