@@ -19,6 +19,11 @@ def table(app) -> GuinoteScreen:
     return next(s for s in app.screen_stack if isinstance(s, GuinoteScreen))
 
 
+def screen_text(app) -> str:
+    """What the terminal shows, as plain text."""
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
 def trick_text(screen) -> str:
     return str(screen.query_one(TrickView).render())
 
@@ -393,8 +398,9 @@ async def test_the_pinta_panel_counts_15_plus_the_pinta(tmp_path, lang):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, app)
         await settle(pilot)
-        panel = str(screen.query_one("#gn-table").render())
-        assert "mazo 15 + pinta" in panel and "mazo 16" not in panel, panel
+        panel = screen.query_one("#gn-table")
+        assert panel.border_subtitle == "mazo 15 + pinta", panel.border_subtitle
+        assert "pinta" in screen_text(app).split("\n")[5], "on the panel's bottom border, not wrapped"
 
 
 @pytest.mark.parametrize("key, text", [
