@@ -421,3 +421,26 @@ def test_the_rules_pages_never_speak_of_the_source():
     for page in pages.glob("*/rules_*.md"):
         text = page.read_text(encoding="utf-8").lower()
         assert "the source" not in text and "la fuente" not in text, page
+
+
+async def test_the_window_prompt_fits_80_columns_in_spanish(tmp_path):
+    """«⏎ Seguir» in the key bar and the trick area's line: nothing cut at 80×24 («⏎ Seguir jugando» cut
+    «? Teclas» off the key bar)."""
+    from tests.test_truncation import truncated
+
+    app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 50, "normal"), lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(pilot, app)
+        for _ in range(40):
+            await wait_until(pilot, lambda: not screen._cpu_running and (
+                screen.match.to_move() == 0 or screen.window_waits() or isinstance(app.screen, ExchangeScreen)))
+            if screen.window_waits():
+                break
+            if isinstance(app.screen, ExchangeScreen):
+                await pilot.press("enter")
+                continue
+            assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+        await settle(pilot)
+        assert "Puedes cantar: o · Enter: seguir" in trick_text(screen)
+        assert truncated(app) == []
+        assert "? Teclas" in screen_text(app).split("\n")[-1]
