@@ -45,7 +45,7 @@ async def test_the_partner_waits_while_you_may_sing_after_its_trick(tmp_path, sp
         for _ in range(40):
             await wait_until(pilot, lambda: not screen._cpu_running and not screen.dealing
                              and (screen.match.to_move() == 0 or screen.window_waits()
-                                  or isinstance(app.screen, ExchangeScreen)), timeout=40)
+                                  or isinstance(app.screen, ExchangeScreen)), timeout=60)
             if screen.window_waits() or len(screen.match.moves) >= 8:
                 break
             if isinstance(app.screen, ExchangeScreen):
@@ -58,7 +58,7 @@ async def test_the_partner_waits_while_you_may_sing_after_its_trick(tmp_path, sp
         assert screen.window_waits()
         assert "You may sing: o" in trick_text(screen) and "Enter: play on" in trick_text(screen)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: len(screen.match.moves) > 8, timeout=10)
+        await wait_until(pilot, lambda: len(screen.match.moves) > 8, timeout=30)
         assert screen.match.moves[8][0] == 2 and isinstance(screen.match.moves[8][1], Play)
 
 
