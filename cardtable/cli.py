@@ -447,7 +447,13 @@ def _cmd_saves(args: argparse.Namespace, out: TextIO) -> int:
         console.print(Text(f"{i18n.t('no_saves')} ({where})"))
         return 0
     table = Table(title=Text(f"{i18n.t('saves_title')} — {where}"))
-    for column in ("slot", "game", "summary", "saved_at"):
+    # A slot name is for copying onto a command line: its column never wraps nor cuts it (the summary
+    # and the time wrap instead).
+    from rich.cells import cell_len
+
+    longest = max(cell_len(safetext.clean(info.slot, safetext.SHORT)) for info in infos)
+    table.add_column(i18n.t("slot"), no_wrap=True, min_width=max(longest, cell_len(i18n.t("slot"))))
+    for column in ("game", "summary", "saved_at"):
         table.add_column(i18n.t(column))
     for info in infos:
         slot = safetext.text(info.slot, safetext.SHORT)

@@ -79,7 +79,7 @@ async def test_claim_reason_says_which_pair_claimed(tmp_path, lang, language):
         record = {"hand": 2, "points": [40, 30], "cantes": [20, 40], "ultimas": None, "totals": [102, 90],
                   "winner": 0, "claim": {"pair": 0, "right": True}, "score": [1, 0], "cotos": [0, 0]}
         deal = {"vueltas": True, "carry": [42, 20]}
-        for claim, expected in (({"pair": 0, "right": True}, {"en": "your pair claimed", "es": "anunciasteis bien"}),
+        for claim, expected in (({"pair": 0, "right": True}, {"en": "your pair claimed", "es": "anunciasteis que pasabais de 100, y era cierto"}),
                                 ({"pair": 1, "right": False}, {"en": "they claimed", "es": "anunciaron que"})):
             screen = SummaryScreen({**record, "claim": claim}, deal, GuinoteOptions(), False)
             await app.push_screen(screen)
@@ -196,7 +196,9 @@ async def test_de_vueltas_score_lines_fit_80_columns_in_spanish(tmp_path, help_o
         assert all(len(line) <= 78 for line in lines), lines
         assert score.size.height == len(lines), "no line pushed off"
         # the keys' row (empty unless this hand can exchange the 7 or sing: they show only then)
-        assert lines[-1] == "" or lines[-1].startswith("p: cambiar el 7") or lines[-1].startswith("cantar:")
+        assert lines[-1] == "" or lines[-1].startswith("p: cambiar el 7") or lines[-1].startswith("cantar:") \
+            or lines[-1].startswith("tantos ocultos")
+        assert ("tantos ocultos: s los muestra" in lines[-1]) == (not help_on), "say the points are hidden"
         assert ("= " in lines[0]) == help_on, "card points and total only with the counting help"
 
 

@@ -44,6 +44,9 @@ async def play_the_hand(pilot, app) -> GuinoteScreen:
         if isinstance(app.screen, ExchangeScreen):
             await pilot.press("enter")
             continue
+        if screen.window_waits():        # the partner to lead, the human may sing: Enter plays on
+            await pilot.press("enter")
+            continue
         assert app.screen is screen and screen.match.to_move() == 0
         assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
     raise AssertionError("the hand did not end")
@@ -140,11 +143,12 @@ async def test_a_lead_waits_for_the_partners_cante(tmp_path, monkeypatch):
         for _ in range(200):                           # the human plays until the partner is asked
             for _ in range(100):
                 await pilot.pause(0.01)
-                if waiting.is_set() or (screen.match.to_move() == 0 and not screen._cpu_running):
+                if waiting.is_set() or (not screen._cpu_running and (screen.match.to_move() == 0
+                                                                      or screen.window_waits())):
                     break
             if waiting.is_set():
                 break
-            if isinstance(app.screen, ExchangeScreen):
+            if isinstance(app.screen, ExchangeScreen) or screen.window_waits():
                 await pilot.press("enter")
                 continue
             assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
@@ -182,7 +186,7 @@ async def test_a_lead_during_the_partners_pause_waits_too(tmp_path, monkeypatch)
             await pilot.pause(0.02)
             if screen._optional_step is not None:
                 break
-            if isinstance(app.screen, ExchangeScreen):
+            if isinstance(app.screen, ExchangeScreen) or (screen.window_waits() and not screen._cpu_running):
                 await pilot.press("enter")
             elif screen.match.to_move() == 0 and not screen._cpu_running and app.screen is screen:
                 assert screen.play(NORMAL.choose(screen.match.view(0)), 0)

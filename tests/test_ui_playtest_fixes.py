@@ -26,10 +26,10 @@ def test_checker_and_hint_amounts_read_as_changes(lang, language, game):
     for text in (cost, gain):
         assert "−" not in text and " -" not in text and "% chance" not in text, text
     if game == "guinote" and language == "en":
-        assert cost == "The CPU would have played X: 9 points more chance of winning the hand"
-        assert gain == "9 points more chance than Y"
+        assert cost == "The CPU would have played X: 9 % more likely to win the hand"
+        assert gain == "9 % more likely to win the hand than Y"
     if game == "guinote" and language == "es":
-        assert cost == "La CPU habría jugado X: 9 puntos más de probabilidad de ganar la mano"
+        assert cost == "La CPU habría jugado X: 9 % más probable ganar la mano"
 
 
 # -- 5: the highlighted button is the focused one

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from cardtable.engine import OptionError, check_seed
 from cardtable.i18n import t
+from cardtable.ui.chartaxes import set_axes
 from cardtable.ui.footer import DialogKeys
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.toggles import ChoiceButton
@@ -114,23 +115,38 @@ class MatchEndDialog(ChoiceDialog):
                 yield Button(t("home"), id="home")
                 yield Button(t("new_game"), id="new")
 
+    # The chart takes the rows the rest leaves (its full height where they are enough): at 80×24 and
+    # 120×40 the buttons were pushed out of the dialog under it («▔▔▔» alone showed).
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.fit_chart)
 
-def hand_ticks(count: int, most: int = 8) -> list[int]:
-    """Whole hand numbers for a chart's x axis: all of them when few, else about ``most`` spread out."""
-    if count <= most:
-        return list(range(1, count + 1))
-    step = -(-count // most)
-    ticks = list(range(1, count + 1, step))
-    return ticks if ticks[-1] == count else [*ticks, count]
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_chart)
+
+    def fit_chart(self) -> None:
+        charts = self.query(RunningScoreChart)
+        if not charts or not self.is_attached:
+            return
+        chart, dialog = charts.first(), self.query_one(".dialog")
+        others = sum(child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
+                     for child in dialog.children if child is not chart)
+        from textual.widgets import Footer
+
+        keys = sum(footer.outer_size.height for footer in self.query(Footer))     # the dialog's key bar
+        room = self.size.height - keys - dialog.styles.gutter.height - others
+        height = max(RunningScoreChart.MIN_HEIGHT, min(RunningScoreChart.HEIGHT, room))
+        if chart.outer_size.height != height:
+            chart.styles.height = height
 
 
 class RunningScoreChart(Widget):
     """The match's score after each hand, one line per seat or side (textual-plotext), with the legend
     in a line of its own below, so that it never hides a line."""
 
+    HEIGHT, MIN_HEIGHT = 10, 6      # rows, with the legend's (MatchEndDialog.fit_chart)
     DEFAULT_CSS = """
     RunningScoreChart { height: 10; }
-    RunningScoreChart PlotextPlot { height: 9; }
+    RunningScoreChart PlotextPlot { height: 1fr; }
     RunningScoreChart .chart-legend { height: 1; content-align: center middle; width: 100%; }
     """
     COLOURS = ("cyan", "red", "green", "orange")
@@ -167,7 +183,7 @@ class RunningScoreChart(Widget):
         for index, (_, values) in enumerate(self.series):
             marker = self.MARKERS[index % 4] if self.ascii_only else "braille"
             plt.plot(list(range(1, count + 1)), values, marker=marker, color=self.COLOURS[index % 4])
-        plt.xticks(hand_ticks(count))
+        set_axes(plt, count, [v for _, values in self.series for v in values], self.ascii_only)
         if self.ascii_only:
             plt.frame(False)
             plt.xaxes(False, False)

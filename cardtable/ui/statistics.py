@@ -18,7 +18,7 @@ from cardtable import games
 from cardtable.i18n import t
 from cardtable.stats import LevelStats, format_row, summary_columns
 from cardtable.ui.bindings import translate_bindings
-from cardtable.ui.dialogs import hand_ticks
+from cardtable.ui.chartaxes import set_axes
 from cardtable.ui.footer import Footer
 from cardtable.ui.numbers import minus
 
@@ -34,7 +34,7 @@ def draw_points_chart(widget: PlotextPlot, title: str, points: list[float], asci
     if points:
         xs = list(range(1, len(points) + 1))
         plt.plot(xs, points, marker="*" if ascii_only else "braille")
-        plt.xticks(hand_ticks(len(points)))
+        set_axes(plt, len(points), [*points, 0], ascii_only)   # whole round numbers, «−»
         if ascii_only:
             plt.plot(xs, [0] * len(xs), marker="-")
         else:

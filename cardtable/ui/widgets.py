@@ -60,6 +60,16 @@ class HandView(Widget, can_focus=True):
     def current(self) -> Any:
         return self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
 
+    def step(self, delta: int) -> Any:
+        """Move the cursor ``delta`` cards, stopping at the first and the last card: it never wraps round
+        (docs/decisions.md «The hand's cursor stops at the ends»). At an end nothing changes. Returns the
+        card under the cursor (None for an empty hand)."""
+        if self.cards:
+            index = max(0, min(len(self.cards) - 1, self.cursor + delta))
+            if index != self.cursor:
+                self.point(index)
+        return self.current
+
     def point(self, index: int) -> Any:
         """Put the cursor on card ``index`` (counted round the hand: -1 is the last card), lower a lifted
         card, and return the card now under the cursor (None for an empty hand)."""

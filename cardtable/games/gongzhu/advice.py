@@ -54,12 +54,20 @@ def face_points(view: GongZhuView, cards) -> int:
     return total
 
 
-def _why_show(cards) -> hints.Reason:
+# Why to show nothing: what showing the card held would risk, the most costly first.
+_KEEP_HIDDEN = ((PIG, "gz_why_show_none_pig"), (TRANSFORMER, "gz_why_show_none_transformer"),
+                (HEART_ACE, "gz_why_show_none_heart_ace"), (GOAT, "gz_why_show_none_goat"))
+
+
+def _why_show(cards, view: GongZhuView | None = None) -> hints.Reason:
     """What showing ``cards`` does: each counts double for whoever takes it, and the shown ♥A doubles
-    every heart (the rules page's effects, in a line)."""
+    every heart (the rules page's effects, in a line). Showing nothing says what showing the card held
+    would risk (it doubles against you too: you may take the card yourself)."""
     Reason = hints.Reason
     if not cards:
-        return Reason.of("gz_why_show_none")
+        held = {card for move in (view.legal if view is not None else ()) if isinstance(move, Show)
+                for card in move.cards}
+        return next((Reason.of(key) for card, key in _KEEP_HIDDEN if card in held), Reason.of("gz_why_show_none"))
     if rules.HEART_ACE in cards:
         if len(cards) == 1:
             return Reason.of("gz_why_show_hearts", cards=cards)
@@ -75,7 +83,7 @@ def explain(view: GongZhuView, move: Play | Show, evaluation: search.Evaluation 
     can come), points are the cards' own and signed, and a claim about later players says «may»."""
     Reason = hints.Reason
     if isinstance(move, Show):
-        return _why_show(move.cards)
+        return _why_show(move.cards, view)
     card = move.card
     if len(view.legal) <= 1:
         return Reason.of("gz_why_forced")

@@ -152,6 +152,13 @@ def cante_value(suit: str, trump: str) -> int:
     return 40 if suit == trump else 20
 
 
+def hidden_cante(points: int, after: int) -> bool:
+    """Whether a cante sung after ``after`` tricks is a 20 sung in arrastre, whose suit the other pair
+    never learns: from the window after trick 4 on, whose draw took the last cards of the stock (the hands
+    are final from then on; docs/decisions.md «A 20 after trick 4 is sung in arrastre»)."""
+    return points == 20 and after >= PHASE1_TRICKS
+
+
 def can_sing(hand: Collection[SpanishCard], suit: str) -> bool:
     rey, sota = _COUPLES[suit]
     return rey in hand and sota in hand

@@ -929,8 +929,8 @@ def _sort_ranks(trump: str) -> dict[SpanishCard, int]:
 
 def _sung(cantes: tuple[tuple[int, str, int, int], ...], pair: int) -> tuple[SungCante, ...]:
     """The cantes as a seat of ``pair`` sees them (a 20 sung by the other pair in arrastre shows no
-    suit)."""
-    return tuple(SungCante(singer, None if (after > rules.PHASE1_TRICKS and points == 20 and singer % 2 != pair)
+    suit: ``rules.hidden_cante``)."""
+    return tuple(SungCante(singer, None if (singer % 2 != pair and rules.hidden_cante(points, after))
                            else suit, points, after)
                  for singer, suit, points, after in cantes)
 

@@ -58,15 +58,28 @@ class GongZhuSetup(SetupDialog):
         if event.radio_set.id == "gz-ending":
             self.query_one("#gz-hands", Input).disabled = event.pressed.name != "0"
 
-    def hands(self) -> int:
+    MAX_HANDS = 1000                     # GongZhuOptions.max_hands's range
+
+    def hands(self) -> int | None:
+        """The match's hands with «Fixed hands», or None when the box holds no number in range."""
         raw = self.query_one("#gz-hands", Input).value.strip()
-        return min(max(int(raw), 1), 1000) if raw else self.DEFAULT_HANDS
+        if not raw:
+            return self.DEFAULT_HANDS
+        return int(raw) if raw.isdigit() and 1 <= int(raw) <= self.MAX_HANDS else None
+
+    def action_start(self) -> None:
+        fixed = self.choice("gz-ending", "500") == "0"
+        if fixed and self.hands() is None:   # «Hands 0» is no match: say why, start nothing
+            self.notify(t("gz_hands_bad", most=self.MAX_HANDS), severity="error")
+            self.query_one("#gz-hands", Input).focus()
+            return
+        super().action_start()
 
     def options(self) -> GongZhuOptions:
         target = int(self.choice("gz-ending", "500"))
         return GongZhuOptions(
             target=target,
-            max_hands=self.hands() if target == 0 else GongZhuOptions().max_hands,
+            max_hands=(self.hands() or self.DEFAULT_HANDS) if target == 0 else GongZhuOptions().max_hands,
             all_hearts=int(self.choice("gz-all-hearts", "200")),
             swap=self.query_one("#gz-swap", Checkbox).value,
             showing=self.query_one("#gz-showing", Checkbox).value,
@@ -208,7 +221,7 @@ class ResultsScreen(HandEndDialog):
             if len([c for c in taken if c.endswith("H")]) == 13:
                 notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(taken) == 16 else 'gz_all_hearts')}")
             if line["transformer"] in ("x2", "x4"):
-                notes.append(f"{seat_name(seat)}: {t('gz_doubled')} ({t('gz_tr_' + line['transformer'])})")
+                notes.append(f"{seat_name(seat)}: {t('gz_transformer_' + line['transformer'])}")   # doubled, ×4
         yield Static(Group(results_table(self.record, self.app.settings.card_style), Text("\n".join(notes), style="italic")), id="results-body")
 
 
@@ -223,9 +236,10 @@ class GongZhuMatchEnd(MatchEndDialog):
             words = [seat_name(s) for s in seats]
             return words[0] if len(words) == 1 else t("list_and", first=", ".join(words[:-1]), last=words[-1])
 
-        totals = Text()
-        for seat, total in enumerate(self.record["totals"]):
-            totals.append(f"{cells.ljust(seat_name(seat), 8)}{signed(total, self.app.settings.card_style, 6)}\n", style="bold" if seat in self.record["winners"] else "")
+        rows = [Text(f"{cells.ljust(seat_name(seat), 8)}{signed(total, self.app.settings.card_style, 6)}",
+                     style="bold" if seat in self.record["winners"] else "")
+                for seat, total in enumerate(self.record["totals"])]
+        totals = Text("\n").join(rows)           # (no blank row after the last: the chart needs it)
         winners = self.record["winners"]
         line = t("gz_winner", names=names(winners)) if len(winners) == 1 else t("gz_winners", names=names(winners))
         yield Label(Text(line, style="bold green"))

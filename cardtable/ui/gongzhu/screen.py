@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.scalar import Scalar
 from textual.widgets import Header, Static
 
 from cardtable.cards import Card
@@ -88,6 +89,16 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
     def hand_widget(self) -> HandView:
         return self.query_one(HandView)
 
+    SIDE_WIDTH, WIDE_SIDE_WIDTH = 24, 30      # the side plates: wider where the terminal has room
+
+    def on_resize(self) -> None:
+        width = self.WIDE_SIDE_WIDTH if self.size.width >= 110 else self.SIDE_WIDTH
+        panels = list(self.query("#gz-west, #gz-east").results(SeatPanel))
+        if panels and panels[0].styles.width != Scalar.parse(str(width)):
+            for panel in panels:
+                panel.styles.width = width
+            self.call_after_refresh(self.refresh_table)     # the plates' lines fold to their new width
+
     def on_mount(self) -> None:        # (GameScreen's on_mount runs too: Textual calls each class's)
         self.watch_hand()
 
@@ -137,7 +148,9 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
         dealt = hand.revealed if self.dealing else 13
         for seat, widget_id in ((1, "#gz-west"), (2, "#gz-north"), (3, "#gz-east")):
             count = min(view.counts[seat], dealt) if self.dealing else view.counts[seat]
-            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, count, style, wide=seat == 2))
+            panel = self.query_one(widget_id, SeatPanel)
+            inner = panel.size.width or None           # (the content width: border and padding excluded)
+            panel.show_plate(seat_plate(view, seat, count, style, wide=seat == 2, width=inner))
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
         me.append(f"{t('gz_total')} {signed(view.totals[HUMAN], style)}", style="bold")
@@ -195,7 +208,7 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
 
     def action_move(self, step: int) -> None:
         hand = self.query_one(HandView)
-        self._explain(hand.point(hand.cursor + step))
+        self._explain(hand.step(step))
 
     def action_move_to(self, index: int) -> None:
         self._explain(self.query_one(HandView).point(index))

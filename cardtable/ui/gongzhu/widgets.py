@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from cardtable.games.gongzhu import rules
@@ -16,15 +17,22 @@ from cardtable.ui.widgets import TrickView
 
 
 # ---------------------------------------------------------------- widgets
-def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool = False) -> Plate:
+def seat_plate(view: GongZhuView, seat: int, count: int, style: str, wide: bool = False,
+               width: int | None = None) -> Plate:
     """An opponent's plate: card count, total, shown cards, point cards taken and hand points.
 
     ``wide`` (North, across the top): two lines, the shown cards beside the count and the hand points
-    beside the taken cards, so that nothing is cut by the plate's height."""
+    beside the taken cards, so that nothing is cut by the plate's height. ``width``: the plate's inner
+    width; a count and total that do not fit it go on two lines («13 cartas» / «total −100»), never with
+    the number alone on the second."""
     first = Text()
     first.append(card_count(count))
-    first.append(f"  {t('gz_total')} {signed(view.totals[seat], style)}", style="bold")
+    total = f"{t('gz_total')} {signed(view.totals[seat], style)}"
     lines = [first]
+    if not wide and width is not None and first.cell_len + 2 + cell_len(total) > width:
+        lines.append(Text(total, style="bold"))
+    else:
+        first.append(f"  {total}", style="bold")
     if view.shown[seat]:
         shown = first if wide else Text()
         shown.append(f"{'  ' if wide else ''}{t('gz_shown')}: ")

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from cardtable.cards import SpanishCard
 from cardtable.games.guinote import rules
@@ -25,38 +25,73 @@ from cardtable.ui.guinote.text import (
     seat_name,
     the_card,
 )
+from cardtable.ui.toggles import TickBox
 
 
 # ---------------------------------------------------------------- modal screens
 class GuinoteSetup(SetupDialog):
+    """Before the deal: cotos and the hands (partidas) to a coto, how a hand de vueltas ends, cantes per
+    trick, and the two house rules (las últimas in the 30 rule, the exchange for any pinta)."""
+
     TITLE_KEY = "gn_setup"
     START_KEY = "gn_deal"
-    DEFAULT_CSS = "GuinoteSetup .dialog { width: 76; }"
+    DEFAULT_CSS = """
+    GuinoteSetup .dialog { width: 76; }
+    GuinoteSetup .form-help { width: 1fr; color: $text-muted; margin-left: 1; }
+    """
+    MAX_PARTIDAS = 99                    # GuinoteOptions.points_per_coto's range
 
     def fields(self):
         yield radio_row("gn_cotos", "gn-cotos", (("gn_one_coto", "1", False), ("gn_two_cotos", "2", True)))
+        partidas = Input(str(GuinoteOptions().points_per_coto), id="gn-partidas", restrict=r"[0-9]*", max_length=2)
+        partidas.styles.width = 6        # inline: the shared «.dialog Input» rule makes inputs 1fr
+        yield Horizontal(Label(t("gn_partidas"), classes="form-label"), partidas,
+                         Label(t("gn_partidas_help"), classes="form-help"), classes="form-row")
         yield radio_row("gn_vueltas", "gn-vueltas", (("gn_vueltas_claim", "claim", True),
                                                      ("gn_vueltas_auto", "auto", False)))
         yield radio_row("gn_cantes", "gn-cantes", (("gn_cantes_unlimited", "unlimited", True),
                                                    ("gn_cantes_one", "one_per_player", False)))
+        yield TickBox(t("gn_thirty_ultimas"), value=GuinoteOptions().thirty_includes_ultimas, id="gn-thirty")
+        yield TickBox(t("gn_any_pinta"), value=GuinoteOptions().exchange_any_pinta, id="gn-any-pinta")
+
+    def partidas(self) -> int | None:
+        """The hands to win a coto, or None when the box holds no number in range."""
+        raw = self.query_one("#gn-partidas", Input).value.strip()
+        return int(raw) if raw.isdigit() and 1 <= int(raw) <= self.MAX_PARTIDAS else None
+
+    def action_start(self) -> None:
+        if self.partidas() is None:      # «0» (or nothing) is no match length: say so, start nothing
+            self.notify(t("gn_partidas_bad", most=self.MAX_PARTIDAS), severity="error")
+            self.query_one("#gn-partidas", Input).focus()
+            return
+        super().action_start()
 
     def options(self) -> GuinoteOptions:
         return GuinoteOptions(cotos=int(self.choice("gn-cotos", "2")), vueltas_end=self.choice("gn-vueltas", "claim"),
-                              cantes_per_win=self.choice("gn-cantes", "unlimited"))
+                              cantes_per_win=self.choice("gn-cantes", "unlimited"),
+                              points_per_coto=self.partidas() or GuinoteOptions().points_per_coto,
+                              thirty_includes_ultimas=self.query_one("#gn-thirty", Checkbox).value,
+                              exchange_any_pinta=self.query_one("#gn-any-pinta", Checkbox).value)
 
 
 class ClaimScreen(AnswerOnce):
     """Asked de vueltas after a trick the pair won: announce that the pair has passed 100, or play on.
-    «Play on», the safe step forward, has the focus (and so the highlight) from the first frame."""
+    «Play on», the safe step forward, has the focus (and so the highlight) from the first frame. It sits
+    at the top, over the north seat and the pinta: the trick just won, the score and the hand stay in
+    sight, and `l` shows the last trick. The yes key is the language's («s» for «sí»)."""
 
     AUTO_FOCUS = "#no"
-    BINDINGS = [Binding("y", "answer(True)", "gn_claim_yes"), Binding("n,escape", "answer(False)", "gn_claim_no")]
-    DEFAULT_CSS = "ClaimScreen { align: center top; } ClaimScreen .dialog { width: 64; margin-top: 4; }"
+    BINDINGS = [Binding("n,escape", "answer(False)", "gn_claim_no"), Binding("l", "last_trick", "last_trick")]
+    # Its place and size are in app.tcss («The exchange of the 7 and the claim»).
 
-    def __init__(self, view: GuinoteView, count_help: bool = False) -> None:
+    def __init__(self, view: GuinoteView, count_help: bool = False, style: str = "unicode") -> None:
         super().__init__()
         self.view_ = view
         self.count_help = count_help
+        self.style = style
+
+    def adjust_bindings(self) -> None:
+        self._bindings.bind(t("key_yes"), "answer(True)", t("gn_claim_yes"))
 
     def compose(self) -> ComposeResult:
         view, pair = self.view_, team_of(self.view_.seat)
@@ -68,8 +103,8 @@ class ClaimScreen(AnswerOnce):
                          cantes=view.cante_points(pair), carry=view.carry[pair]) + " " + text
             yield Static(text)
             with Horizontal(classes="dialog-buttons"):
-                yield Button(t("gn_claim_no"), id="no")
-                yield Button(t("gn_claim_yes"), id="yes")
+                yield Button(t("gn_claim_no"), id="no", compact=True)
+                yield Button(t("gn_claim_yes"), id="yes", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -77,13 +112,16 @@ class ClaimScreen(AnswerOnce):
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
 
+    def action_last_trick(self) -> None:
+        self.app.push_screen(last_trick_dialog(self.view_, self.style))
+
 
 class ExchangeScreen(AnswerOnce):
     """Asked before the draw when the human holds the 7 of trumps and the pair has just won a trick:
     exchange it for the pinta or keep it. «Exchange» (what the hint and the CPU do) has the focus."""
 
-    BINDINGS = [Binding("y,p", "answer(True)", "gn_exchange_yes"),
-                Binding("n,k", "answer(False)", "gn_exchange_no"),
+    BINDINGS = [Binding("p,y", "answer(True)", "gn_exchange_yes"),
+                Binding("k,n", "answer(False)", "gn_exchange_no"),
                 Binding("escape", "answer(None)", "gn_exchange_later")]
     AUTO_FOCUS = "#yes"
     # Its place and size are in app.tcss («The exchange of the 7»): they must win over the dialogs' own.

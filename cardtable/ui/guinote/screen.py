@@ -29,10 +29,12 @@ from cardtable.ui.guinote.dialogs import (
 )
 from cardtable.ui.guinote.text import (
     SUITS,
+    cante_block_reason,
     cante_sentence,
     card_name,
     exchange_block_reason,
     exchange_news,
+    partner_hides,
     seat_name,
     suit_name,
     the_card,
@@ -59,6 +61,8 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         Binding("e", "cante('E')", "sing_E", show=False),
         Binding("b", "cante('B')", "sing_B", show=False),
         Binding("v", "reveal", "gn_reveal", show=False),
+        Binding("a", "claim", "gn_claim_key", show=False),
+        Binding("s", "count_help", "count_help", show=False),
         Binding("l", "last_trick", "last_trick"),
         Binding("h", "hint", "hint"),
         Binding("r", "rules", "rules", show=False),
@@ -92,6 +96,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         self._claim_declined: tuple[int, int] | None = None     # saved with the match (table_state)
         self.exchange_open = False
         self._exchange_asked: tuple[int, int] | None = None
+        self._window_passed: tuple[int, int] | None = None   # the window the human let go (Enter: play on)
         self.news: list[str] = []       # announcements since the last trick, shown in the trick area
 
     def compose(self) -> ComposeResult:
@@ -117,10 +122,29 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
     def on_mount(self) -> None:        # (GameScreen's on_mount runs too: Textual calls each class's)
         self.watch_hand()
 
+    def label_choose(self, *_: Any) -> None:
+        if self.window_waits():
+            self.relabel("choose", t("gn_play_on"))
+        else:
+            super().label_choose()
+
     # -- flow
     def cpu_may_move(self) -> bool:
         return super().cpu_may_move() and not (self.claim_open or self._should_ask_claim() or self.exchange_open
-                                                or self._should_ask_exchange())
+                                                or self._should_ask_exchange() or self.window_waits())
+
+    def window_waits(self) -> bool:
+        """The pair has won a trick, the partner is to lead and the human may still sing: the partner
+        waits for the human (a cante, or Enter to play on), as at a real table, at every CPU speed."""
+        match = self.match
+        if (self.hand_over or match.window_pair != team_of(HUMAN) or match.to_move() in (HUMAN, None)
+                or self._window_passed == (match.hand, len(match.tricks))):
+            return False
+        return any(isinstance(move, Cante) for move in match.legal_moves(HUMAN))
+
+    def window_suits(self) -> list[str]:
+        """The suits the human may sing now (out of turn too)."""
+        return [move.suit for move in self.match.legal_moves(HUMAN) if isinstance(move, Cante)]
 
     def armed_move(self) -> Any:
         legal = self.match.legal_moves(HUMAN) if HUMAN in self.match.optional_movers() or \
@@ -145,8 +169,9 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         if isinstance(move, Cante):
             self.armed_cantes.discard(move.suit)
             if not new_deal:
-                sung = self.match.view(HUMAN).cantes[-1]
-                self.news.append(cante_sentence(seat, sung.points, sung.suit))
+                view = self.match.view(HUMAN)
+                sung = view.cantes[-1]       # (a partner's 20 in arrastre keeps its suit until `v`)
+                self.news.append(cante_sentence(seat, sung.points, None if partner_hides(view, sung) else sung.suit))
         if isinstance(move, Play) and not self.match.trick:
             self.news = []                   # a trick is complete: the news were about the one before
         if new_deal:
@@ -156,9 +181,19 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             self.news = []
         if self.armed_exchange and exchange_block_reason(self.match.view(HUMAN)) is not None:
             self.armed_exchange = False      # it can no longer happen (another seat exchanged, the 7 played…)
+        if self.armed_cantes:                # an armed cante that can no longer happen goes dark, with why
+            view = self.match.view(HUMAN)
+            for suit in sorted(self.armed_cantes):
+                why = cante_block_reason(view, suit)
+                if why is not None:
+                    self.armed_cantes.discard(suit)
+                    self.set_status(why)
         super().after_move(seat, move, records)
 
     def advance(self) -> None:
+        """The optional moves of a window in a fixed order (docs/decisions.md «The order of a window»):
+        the exchange question (before the draw), then the human's armed exchange and cantes, then the
+        claim question with the score they made, then the CPUs."""
         if self.pending_results is not None or self.pending_match_end is not None or self.dealing:
             super().advance()
             return
@@ -166,16 +201,21 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             self.exchange_open = True
             self.app.push_screen(ExchangeScreen(self.match.view(HUMAN)), callback=self._exchange_answered)
             return
-        if self._should_ask_claim():
-            self.claim_open = True
-            self._claim_asked = (self.match.hand, len(self.match.tricks))
-            self.app.push_screen(ClaimScreen(self.match.view(HUMAN), self.count_help), callback=self._claimed)
-            return
         armed = self.armed_move()
         if armed is not None and self.human_may_move():    # (else the CPU turn makes it, after the partner's)
             self.play(armed, HUMAN)
             return
+        if self._should_ask_claim():
+            self.ask_claim()
+            return
         super().advance()
+
+    def ask_claim(self) -> None:
+        self.claim_open = True
+        self._claim_asked = (self.match.hand, len(self.match.tricks))
+        self.refresh_table()             # the score the question is about, updated before it comes up
+        self.app.push_screen(ClaimScreen(self.match.view(HUMAN), self.count_help, self.style_name),
+                             callback=self._claimed)
 
     def _should_ask_exchange(self) -> bool:
         """The human is asked before the draw, holds the 7 (without it the table keeps for them:
@@ -255,11 +295,14 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             message = t("dealing")
         elif view.deciding is not None:
             message = t("gn_deciding_you") if view.deciding == HUMAN else t("gn_deciding", name=seat_name(turn))
+        elif self.window_waits():
+            message = t("gn_window_you", suits=" ".join(suit.lower() for suit in self.window_suits()))
         elif turn == HUMAN:
             message = t("gn_your_turn")
         else:
             message = t("gn_to_play", name=seat_name(turn)) if turn is not None else ""
         show_trick(self.query_one(TrickView), view, style, message, self.news)
+        self.label_choose()
         self.query_one("#gn-status", Static).update(self.status)
         self.sub_title = t("gn_hand_label", hand=view.hand_number, us=view.score[0], them=view.score[1],
                            cu=view.cotos[0], ct=view.cotos[1]) + (f" · {t('gn_de_vueltas')}" if view.vueltas else "")
@@ -298,6 +341,8 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
                 keys.append(suit.lower(), style="reverse" if suit in self.armed_cantes else "bold")
                 keys.append(" ")
             options.append(keys)
+        if view.vueltas and not full:    # say that the card points are hidden, and how to show them
+            options.append(Text(t("gn_points_hidden_key"), style="dim"))
         text.append("\n")               # the row stays when it is empty: the table below does not jump
         return text + Text("   ").join(options)
 
@@ -319,6 +364,8 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
         view = self.human_view()
         mine = view.to_move == HUMAN and not self.pending_results and not self.dealing
+        if action == "choose" and self.window_waits():
+            return True                  # Enter: play on (the partner leads)
         if action in ("choose", "lift", "lower", "move", "move_to"):
             return True if mine and view.deciding is None else None
         if action == "keep_seven":
@@ -329,7 +376,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_move(self, step: int) -> None:
         hand = self.query_one(HandView)
-        self._explain(hand.point(hand.cursor + step))
+        self._explain(hand.step(step))
 
     def action_move_to(self, index: int) -> None:
         self._explain(self.query_one(HandView).point(index))
@@ -358,6 +405,12 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         self.action_choose()
 
     def action_choose(self) -> None:
+        if self.window_waits():          # the human lets the window go: the partner leads
+            self._window_passed = (self.match.hand, len(self.match.tricks))
+            self.set_status("")
+            self.refresh_table()
+            self.advance()
+            return
         hand = self.query_one(HandView)
         if hand.current is None or self.match.to_move() != HUMAN:
             return
@@ -381,6 +434,21 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         self.set_status(t("gn_exchange_armed") if self.armed_exchange else t("gn_exchange_disarmed"))
         self.refresh_table()
 
+    def action_claim(self) -> None:
+        """Claim in the window after a trick the pair won (de vueltas), the question asked again."""
+        refusal = self.match.why_illegal(Claim(), HUMAN)
+        if refusal is not None or self.claim_open:
+            self.set_status(self.reason(refusal) if refusal else "")
+            return
+        self.ask_claim()
+
+    def action_count_help(self) -> None:
+        """`s`: the counting help (Settings) on or off from the table: de vueltas the card points show."""
+        import dataclasses
+
+        settings = dataclasses.replace(self.app.settings, count_help="off" if self.count_help else "on")
+        self.app.apply_settings(settings)
+
     def action_keep_seven(self) -> None:
         """Decline the exchange offered before the draw."""
         self.play(KeepSeven(SpanishCard(rules.SEVEN, self.match.trump)), HUMAN)
@@ -390,9 +458,14 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         if self.match.why_illegal(move, HUMAN) is None:
             self.play(move, HUMAN)
             return
+        blocked = cante_block_reason(self.match.view(HUMAN), suit)
         if suit in self.armed_cantes:
             self.armed_cantes.discard(suit)
             self.set_status(t("gn_cante_disarmed", suit=suit_name(suit)))
+        elif blocked is not None:
+            self.set_status(blocked)
+            self.app.bell()
+            return
         else:
             self.armed_cantes.add(suit)
             self.set_status(t("gn_cante_armed", suit=suit_name(suit)))
@@ -400,7 +473,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_reveal(self) -> None:
         view = self.match.view(HUMAN)
-        hidden = [c for c in view.cantes if c.seat == 2 and c.points == 20 and c.trick > rules.PHASE1_TRICKS]
+        hidden = [c for c in view.cantes if partner_hides(view, c)]
         if not hidden:
             self.set_status(t("gn_nothing_hidden"))
             return

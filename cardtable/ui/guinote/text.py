@@ -6,7 +6,7 @@ from rich.text import Text
 
 from cardtable.cards import SpanishCard
 from cardtable.games.guinote import rules
-from cardtable.games.guinote.state import GuinoteView
+from cardtable.games.guinote.state import GuinoteView, SungCante
 from cardtable.i18n import t
 from cardtable.tricks import team_of
 from cardtable.ui.cardart import spanish_colour
@@ -50,6 +50,12 @@ def exchange_news(seat: int, card: SpanishCard) -> Announcement:
     return news
 
 
+def partner_hides(view: GuinoteView, cante: SungCante) -> bool:
+    """A 20 the partner sang in arrastre: the human sees its suit only after `v` (the table's word)."""
+    return (cante.seat != view.seat and team_of(cante.seat) == team_of(view.seat)
+            and rules.hidden_cante(cante.points, cante.trick))
+
+
 def cante_sentence(seat: int, points: int, suit: str | None) -> str:
     """«Left sings 20 in copas», «You sing 40», «Izquierda canta las 20 en copas» (a hidden 20 has no suit;
     a 40 needs none: there is one trump)."""
@@ -71,6 +77,25 @@ def exchange_block_reason(view: GuinoteView) -> str | None:
         return t("gn_arm_not_counting", card=card_name(view.pinta))
     if SpanishCard(rules.SEVEN, view.trump) in view.played:
         return t("gn_arm_played")
+    return None
+
+
+def cante_block_reason(view: GuinoteView, suit: str) -> str | None:
+    """Why the human can never sing ``suit`` in this hand (so arming it is refused, and an armed one
+    goes), from what the table shows: the suit sung, its Rey or Sota played or drawn by another seat
+    with the pinta, or the stock gone without both in the hand. None while it may still happen."""
+    if any(cante.suit == suit for cante in view.cantes):
+        return t("gn_arm_cante_sung", suit=suit_name(suit))
+    for rank in (rules.REY, rules.SOTA):
+        card = SpanishCard(rank, suit)
+        if card in view.hand:
+            continue
+        if card in view.played:
+            return t("gn_arm_cante_played", suit=suit_name(suit), card=the_card(card))
+        if card == view.pinta and view.pinta_taker not in (None, view.seat):
+            return t("gn_arm_cante_played", suit=suit_name(suit), card=the_card(card))
+    if view.arrastre and not rules.can_sing(view.hand, suit):
+        return t("gn_arm_cante_hand", suit=suit_name(suit))
     return None
 
 
@@ -102,9 +127,7 @@ def cantes_text(view: GuinoteView, seat: int, revealed: bool) -> Text:
             continue
         if text:
             text.append(" ")
-        hidden = cante.suit is None or (team_of(cante.seat) == team_of(view.seat) and cante.seat != view.seat
-                                        and cante.points == 20 and cante.trick > rules.PHASE1_TRICKS
-                                        and not revealed)
+        hidden = cante.suit is None or (not revealed and partner_hides(view, cante))
         if hidden:
             text.append(t("gn_hidden"), style="bold")
         else:

@@ -51,7 +51,12 @@ class TablePanel(Static):
         body.append(f"  {card_name(view.pinta)}\n")
         body.append(t("gn_trump", suit="") )
         body.append_text(suit_text(view.trump))
-        body.append(f"  {t('gn_stock', n=view.stock_count)}")
+        # The stock on the bottom border (a line of its own would not fit the panel's three), counted as
+        # the rules count it: «15 face-down cards plus the pinta» («stock 15 + pinta»).
+        if view.pinta_taker is None and view.stock_count:
+            self.border_subtitle = t("gn_stock_pinta", n=view.stock_count - 1)
+        else:
+            self.border_subtitle = t("gn_stock", n=view.stock_count)
         if view.pinta_taker is not None:
             body.append(f"\n{taken_by(view.pinta_taker)}", style="dim")
         elif view.exchange is not None:
