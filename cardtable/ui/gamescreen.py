@@ -93,7 +93,8 @@ class GameScreen(Screen):
         self.bots: dict[int, Any] = {}
         for seat, player in enumerate(players):
             if player.startswith("cpu:"):
-                self.bots[seat] = spec.bot(player.split(":", 1)[1])
+                partner_human = spec.partnerships and players[(seat + 2) % 4] == "human"
+                self.bots[seat] = spec.bot(player.split(":", 1)[1], partner_human)
         self._skip_pause = asyncio.Event()
         self._cpu_running = False
         self.pending_results: dict | None = None      # a hand_end record waiting for its dialog
@@ -370,7 +371,8 @@ class GameScreen(Screen):
         bot = self.bots[seat]
         level = workers.searches(self.spec, bot)
         if level is not None:
-            return await self.think(workers.decide, self.spec.name, level, view)
+            return await self.think(workers.decide, self.spec.name, level, view,
+                                    getattr(bot, "spare_partner", False))
         return await asyncio.to_thread(bot.choose, view)
 
     # -- the search's advice: hints and the play checker, computed in the worker like the CPU's moves
@@ -384,25 +386,30 @@ class GameScreen(Screen):
     def request_hint(self) -> bool:
         """Ask the search what to play here (the `hard` level, see cardtable.hints) in the worker;
         :meth:`show_hint` gets the answer if the position has not changed meanwhile. A second press while
-        it thinks changes nothing; a press after it answered shows the same hint again at once. Returns
-        whether a hint is on its way (False: not the human's turn, or no hints for this game)."""
+        it thinks changes nothing; a press after it answered shows the same hint again at once, or the
+        next hint when that one spared the partner's play (the partner rule: the search's own choice is
+        asked for then). Returns whether a hint is on its way (False: not the human's turn, or no hints
+        for this game)."""
         advice = self.spec.advice
         if advice is None or self.match.to_move() != HUMAN:
             return False
         key = self.position()
+        over_partner = False
         if self._hint is not None and self._same_position(self._hint[0]):
-            self.show_hint(self._hint[1])
-            return True
+            if not getattr(self._hint[1], "spared_partner", False):
+                self.show_hint(self._hint[1])
+                return True
+            over_partner = True
         if self._hint_pending is not None and self._same_position(self._hint_pending):
             return True
         self._hint_pending = key
         self.hint_thinking()
-        self.run_worker(self._hint_turn(key, self.match.view(HUMAN)), group="hint")
+        self.run_worker(self._hint_turn(key, self.match.view(HUMAN), over_partner), group="hint")
         return True
 
-    async def _hint_turn(self, key: tuple[Any, int], view: Any) -> None:
+    async def _hint_turn(self, key: tuple[Any, int], view: Any, over_partner: bool = False) -> None:
         try:
-            hint = await self.think(workers.hint, self.spec.name, view)
+            hint = await self.think(workers.hint, self.spec.name, view, over_partner)
         except Exception:  # noqa: BLE001 - advice is never worth a crash (a table edited by hand, a sampler limit)
             hint = None
         if self._hint_pending is key:

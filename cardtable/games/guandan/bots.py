@@ -1,4 +1,10 @@
-"""Guandan CPU players. They see a GuandanView only and never beat their partner's plays (source)."""
+"""Guandan CPU players. They see a GuandanView only and never beat their partner's plays (source).
+
+The partner rule has two strengths. The CPU partner of a human (made with ``spare_partner``: the
+table's seating, given when the bot is made, never read from the deal) never beats a play of the human,
+at any level, not even to go out; the hints follow the same rule. Between CPU partners it is a strong preference: `easy` always passes,
+`normal` beats its partner only to go out, and the search (`hard`) overrides it only when its worlds
+prove it clearly better."""
 
 from __future__ import annotations
 
@@ -33,10 +39,18 @@ def recommended_return(view: GuandanView) -> Return:
     return min(returns, key=lambda m: (counts[m.card.rank] > 1, rules.card_value(m.card, view.level), m.card.suit))
 
 
+def over_partner(view: GuandanView) -> bool:
+    """Is the play to beat the partner's (the seat's own pair owns the table)?"""
+    return view.top is not None and team_of(view.top.seat) == team_of(view.seat)
+
+
 class EasyBot:
     """Plays the cheapest thing that works; bombs only when an opponent is about to go out."""
 
     level = "easy"
+
+    def __init__(self, spare_partner: bool = False) -> None:
+        self.spare_partner = spare_partner      # it never beats its partner's plays anyway
 
     def choose(self, view: GuandanView):
         special = _tribute_or_return(view)
@@ -302,13 +316,18 @@ class NormalBot:
     DANGER = 3          # an opponent with this many cards or fewer: lead around his hand's size
     LONG = 5            # groups of this many cards or more are led first
 
+    def __init__(self, spare_partner: bool = False) -> None:
+        self.spare_partner = spare_partner      # True: never beat the partner's plays, even to go out
+
     def choose(self, view: GuandanView):
         special = _tribute_or_return(view)
         if special is not None:
             return special
+        if self.spare_partner and over_partner(view):
+            return Pass()
         plays = _plays(view)
         out = [p for p in plays if p.size == len(view.hand)]
-        if out:                               # going out wins at once (over a partner too)
+        if out:                               # going out wins at once (over a CPU partner too)
             return min(out, key=lambda p: (p.is_bomb, rules.rung(p)))
         groups = list(readable_plan(view.hand, view.level, view.options.straight_flush_as_straight))
         if view.top is None:
