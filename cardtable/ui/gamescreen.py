@@ -371,8 +371,8 @@ class GameScreen(Screen):
         bot = self.bots[seat]
         level = workers.searches(self.spec, bot)
         if level is not None:
-            return await self.think(workers.decide, self.spec.name, level, view,
-                                    getattr(bot, "spare_partner", False))
+            seating = (True,) if getattr(bot, "spare_partner", False) else ()   # its partner is the human
+            return await self.think(workers.decide, self.spec.name, level, view, *seating)
         return await asyncio.to_thread(bot.choose, view)
 
     # -- the search's advice: hints and the play checker, computed in the worker like the CPU's moves
@@ -409,7 +409,7 @@ class GameScreen(Screen):
 
     async def _hint_turn(self, key: tuple[Any, int], view: Any, over_partner: bool = False) -> None:
         try:
-            hint = await self.think(workers.hint, self.spec.name, view, over_partner)
+            hint = await self.think(workers.hint, self.spec.name, view, *((True,) if over_partner else ()))
         except Exception:  # noqa: BLE001 - advice is never worth a crash (a table edited by hand, a sampler limit)
             hint = None
         if self._hint_pending is key:
