@@ -13,7 +13,7 @@ tribute are searched too; the tribute itself is forced (the highest card).
 from __future__ import annotations
 
 from cardtable import search
-from cardtable.games.guandan import rules
+from cardtable.games.guandan import endgame, rules
 from cardtable.games.guandan.bots import NormalBot, over_partner, readable_plan
 from cardtable.games.guandan.sampling import sample_hands
 from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return
@@ -122,10 +122,15 @@ class HardBot:
         preferred = self.policy.choose(view)
         if view.phase == "tribute" and not isinstance(preferred, Return):
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        partner_top = over_partner(view)
+        if endgame.applies(view):       # few cards left: every legal move, each world solved exactly
+            solved = endgame.evaluate(view, world, preferred, PARTNER_TIE if partner_top else 0.0,
+                                      self.budget.moves * endgame.NODES_PER_MOVE)
+            if solved is not None:
+                return solved
         moves = candidates(view, preferred)
         if len(moves) <= 1:
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
-        partner_top = over_partner(view)
         return search.choose(view, moves, world, lambda _seat: self.policy, pair_levels, self.budget,
                              sum(view.counts), preferred=preferred, tie=PARTNER_TIE if partner_top else 0.05,
                              confidence=PARTNER_CONFIDENCE if partner_top else CONFIDENCE)
