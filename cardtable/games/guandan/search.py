@@ -26,6 +26,7 @@ from cardtable.tricks import partner, team_of
 DEFAULT_BUDGET = search.Budget(moves=2800, min_playouts=32)
 RISE = {1: 3, 2: 2, 3: 1}
 MAX_CANDIDATES = 7
+POLICY = NormalBot()
 PARTNER_TIE = 0.25       # levels a beating play must gain over passing on a partner's winning play
 CONFIDENCE = 1.5         # standard errors by which a move must beat the plan's (few playouts, ±3 swings)
 PARTNER_CONFIDENCE = 2.5  # ... and a play over a CPU partner's winning play (a strong preference)
@@ -92,13 +93,17 @@ def candidates(view: GuandanView, preferred) -> list:
     out = [preferred]
     if Pass() in legal:
         out.append(Pass())
-    for _, cards in readable_plan(view.hand, view.level, view.options.straight_flush_as_straight):
+    groups = readable_plan(view.hand, view.level, view.options.straight_flush_as_straight)
+    # Bombs only where they decide (the normal rule: never on a partner, never early on an opening play),
+    # or to go out at once: the rollouts see the trick a bomb wins, not what it would have won later.
+    bombing = view.top is None and len(groups) <= 2 or POLICY.bomb_decides(view, list(groups))
+    for _, cards in groups:
         for reading in rules.classify(cards, view.level, view.options.straight_flush_as_straight):
             move = Play.of(cards, reading)
-            if move in legal:
+            if move in legal and (bombing or not reading.is_bomb or move.size == len(view.hand)):
                 out.append(move)
     plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
-    bombs = [p for p in plays if p.type in rules.BOMB_TYPES]
+    bombs = [p for p in plays if p.type in rules.BOMB_TYPES and (bombing or p.size == len(view.hand))]
     if plain:
         out.append(min(plain, key=lambda p: (rules.strength(p, view.level), p.size)))
     if bombs:
