@@ -129,3 +129,44 @@ def test_a_hint_elsewhere_is_not_marked_as_sparing():
                            "SJ", "4S 5C 7S 8S 9S JC QC AC"])
     assert not advice.hint(match.view(0), SMALL).spared_partner
 
+
+
+def partner_led_at_the_table(screen):
+    """At a table: Partner (seat 2) leads its lowest single, Left (3) passes; the human to answer."""
+    from cardtable.games.guandan.state import TopPlay
+
+    match = screen.match
+    card = match.hands[2][0]
+    match.hands[2].remove(card)
+    lead = play_of(match, card.code)
+    match.played, match.plays = [card], [(2, (card,))]
+    match.top = TopPlay(2, (card,), rules.classify([card], match.level)[0])
+    match.trick = [(2, lead), (3, Pass())]
+    match.actions = [None, None, lead, Pass()]
+    match.passed = {3}
+    match.leader, match.turn = 2, 0
+    screen._view = None
+    screen.refresh_table()
+
+
+async def test_at_the_table_h_again_asks_whether_to_beat_the_partner(tmp_path):
+    from cardtable.i18n import t
+    from tests.test_ui_guandan import launch, table
+    from tests.ui_helpers import make_app, settle
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        partner_led_at_the_table(screen)
+        await pilot.press("h")
+        await settle(pilot)
+        first = screen._hint[1]
+        assert first.move == Pass() and first.spared_partner
+        assert t("hint_next_over_partner") in str(screen.query_one("#advice").render())
+        await pilot.press("h")
+        for _ in range(200):
+            await settle(pilot)
+            if screen._hint[1] is not first:
+                break
+        assert not screen._hint[1].spared_partner and screen._hint[1].evaluation.playouts > 0

@@ -466,6 +466,9 @@ class GameScreen(Screen):
         line = t("hint_line", move=move, why=render(hint.reason, self.param_text))
         if not self.fits(line, HINT_ROWS):
             line = t("hint_line", move=move, why=render(hint.reason, self.short_param_text))
+        if getattr(hint, "spared_partner", False):     # the partner rule's pass: say how to ask for more
+            more = f"{line} · {t('hint_next_over_partner')}"
+            return more if self.fits(more, HINT_ROWS) else line
         if hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
             longer = f"{line} ({gain})"
