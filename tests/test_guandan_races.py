@@ -84,3 +84,24 @@ def test_never_a_bomb_over_a_partner():
     view = match.view(2)              # Partner: 9♣9♣9♦9♠ is a bomb it holds
     assert not NormalBot().bomb_decides(view, plan_of(view))
     assert not any(isinstance(m, Play) and m.is_bomb for m in gd_search.candidates(view, Pass()))
+
+
+def test_a_1_2_is_fought_with_straights():
+    """The play test's passive partner: Right out first, Left leads the straight A–5; the seat holding the
+    straights 8–Q and 10–A answers with the lower one (normal, and hard keeps it)."""
+    match = GuandanMatch(GuandanOptions(), 1)
+    match.level = 7
+    match.hands = [C("8S 9H 10D JC QS 10H JS QD KC AH 3C 3D"), [], C("4S 4H 5S 6D 7C 8C 9S 10S JD"),
+                   C("AS 2D 3H 4C 5D 9D 10C JH QH KS 6S 6H")]
+    rest = Counter(guandan_deck()) - Counter(c for h in match.hands for c in h)
+    match.played = sorted(rest.elements())
+    match.plays = [(1, tuple(match.played))]
+    match.finish = [1]
+    match._sort()
+    match.leader = match.turn = 3
+    lead = next(c for c in rules.classify(C("AS 2D 3H 4C 5D"), 7) if c.type == "straight")
+    match.apply(Play(tuple(C("AS 2D 3H 4C 5D")), lead.type, lead.key), 3)
+    view = match.view(0)
+    for bot in (NormalBot(), gd_search.HardBot(SMALL)):
+        move = bot.choose(view)
+        assert isinstance(move, Play) and (move.type, move.key) == ("straight", 12)
