@@ -170,3 +170,21 @@ async def test_at_the_table_h_again_asks_whether_to_beat_the_partner(tmp_path):
             if screen._hint[1] is not first:
                 break
         assert not screen._hint[1].spared_partner and screen._hint[1].evaluation.playouts > 0
+
+
+async def test_a_takes_the_hint_shown_not_the_next_one(tmp_path):
+    from tests.test_ui_guandan import launch, table
+    from tests.ui_helpers import make_app, settle
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        partner_led_at_the_table(screen)
+        await pilot.press("h")
+        await settle(pilot)
+        first = screen._hint[1]
+        assert first.spared_partner
+        await pilot.press("a")
+        await settle(pilot)
+        assert screen._hint[1] is first and screen.columns.selection() == []

@@ -383,20 +383,20 @@ class GameScreen(Screen):
     def _same_position(self, key: tuple[Any, int]) -> bool:
         return key[0] is self.match and key[1] == len(self.match.moves)
 
-    def request_hint(self) -> bool:
+    def request_hint(self, again: bool = True) -> bool:
         """Ask the search what to play here (the `hard` level, see cardtable.hints) in the worker;
         :meth:`show_hint` gets the answer if the position has not changed meanwhile. A second press while
         it thinks changes nothing; a press after it answered shows the same hint again at once, or the
         next hint when that one spared the partner's play (the partner rule: the search's own choice is
-        asked for then). Returns whether a hint is on its way (False: not the human's turn, or no hints
-        for this game)."""
+        asked for then; ``again`` False: the same hint, for a key that takes it). Returns whether a hint
+        is on its way (False: not the human's turn, or no hints for this game)."""
         advice = self.spec.advice
         if advice is None or self.match.to_move() != HUMAN:
             return False
         key = self.position()
         over_partner = False
         if self._hint is not None and self._same_position(self._hint[0]):
-            if not getattr(self._hint[1], "spared_partner", False):
+            if not again or not getattr(self._hint[1], "spared_partner", False):
                 self.show_hint(self._hint[1])
                 return True
             over_partner = True

@@ -411,7 +411,7 @@ class GuandanScreen(GameScreen):
         if self.match.to_move() != HUMAN or self.dealing:
             return
         self._take_advice = self.position()
-        if not self.request_hint():
+        if not self.request_hint(again=False):       # the hint shown, not the next one
             self._take_advice = None
 
     def select_move(self, move: Any) -> None:
