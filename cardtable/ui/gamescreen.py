@@ -93,8 +93,10 @@ class GameScreen(Screen):
         self.bots: dict[int, Any] = {}
         for seat, player in enumerate(players):
             if player.startswith("cpu:"):
-                partner_human = spec.partnerships and players[(seat + 2) % 4] == "human"
-                self.bots[seat] = spec.bot(player.split(":", 1)[1], partner_human)
+                level = player.split(":", 1)[1]
+                # The partner rule: the human's partner is told so when it is made (GameSpec.bot).
+                partner_human = spec.partner_rule and players[(seat + 2) % 4] == "human"
+                self.bots[seat] = spec.bot(level, True) if partner_human else spec.bot(level)
         self._skip_pause = asyncio.Event()
         self._cpu_running = False
         self.pending_results: dict | None = None      # a hand_end record waiting for its dialog
@@ -455,7 +457,7 @@ class GameScreen(Screen):
         width = max(20, self.size.width - 2)
         return len(RichText(text).wrap(self.app.console, width)) <= rows
 
-    def hint_text(self, hint: Any) -> str:
+    def hint_text(self, hint: Any, with_gain: bool = True) -> str:
         """«Hint: 7♣ — ducks under the 9♣ (+12 points vs 10♣)» in the player's language. The status line
         wraps it onto a second row (Spanish names are long: «el Caballo de espadas»); a reason naming so
         many cards that even two rows are too few writes them short («Ce»)."""
@@ -469,7 +471,7 @@ class GameScreen(Screen):
         if getattr(hint, "spared_partner", False):     # the partner rule's pass: say how to ask for more
             more = f"{line} · {t('hint_next_over_partner')}"
             return more if self.fits(more, HINT_ROWS) else line
-        if hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
+        if with_gain and hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
             longer = f"{line} ({gain})"
             if len(longer) <= max(40, self.size.width - 2):   # the statistics only where they fit
