@@ -41,13 +41,16 @@ class Reason:
 @dataclasses.dataclass(frozen=True)
 class Hint:
     """The search's move for the view, why, and its statistics (``gain``: the expected edge over the
-    runner-up ``runner_up`` in the game's unit; None when there was nothing to compare)."""
+    runner-up ``runner_up`` in the game's unit; None when there was nothing to compare).
+    ``spared_partner``: the move is the pass the partner rule gives over the partner's play, and the
+    next hint (asked again) is the search's own choice there."""
 
     move: Any
     reason: Reason
     gain: float | None
     runner_up: Any
     evaluation: Evaluation
+    spared_partner: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

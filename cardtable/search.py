@@ -138,7 +138,8 @@ def _records(match: Match) -> list[dict]:
 
 def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Match],
            policy: Callable[[int], Any], value: Callable[[dict, Any, int], float], budget: Budget,
-           moves_left: int, preferred: Any = None, tie: float = 0.0, confidence: float = 0.0) -> Evaluation:
+           moves_left: int, preferred: Any = None, tie: float = 0.0,
+           confidence: float | Callable[[Any], float] = 0.0) -> Evaluation:
     """Pick the candidate with the best mean return for ``view.seat``.
 
     ``world(view, rng)`` builds one determinized match consistent with the view; ``value(record, match,
@@ -146,7 +147,8 @@ def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Mat
     turns the budget into playouts. ``preferred`` (the rollout policy's own choice) is kept
     unless another candidate beats it by more than ``tie`` and, with ``confidence`` z > 0, by more than z
     standard errors of their paired difference over the worlds both were played in: noise alone never
-    changes a good rule's move.
+    changes a good rule's move. ``confidence`` may be a function of the move (a move the rules distrust
+    needs more proof).
     """
     candidates = list(dict.fromkeys(candidates))
     if preferred is not None and preferred in candidates:
@@ -186,9 +188,10 @@ def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Mat
             alive = [m for m in alive if m in survivors]
     means = {m: totals[m] / counts[m] for m in candidates}
     best = max(alive, key=lambda m: means[m])     # first of the best on ties: candidate order
+    z = confidence(best) if callable(confidence) else confidence
     if preferred in alive and best != preferred and (
             means[best] - means[preferred] <= tie
-            or not _clearly_better(results[best], results[preferred], confidence)):
+            or not _clearly_better(results[best], results[preferred], z)):
         best = preferred
     scores = tuple(sorted(means.items(), key=lambda item: -item[1]))
     return Evaluation(best, scores, spent)

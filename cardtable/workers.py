@@ -51,29 +51,33 @@ class ThinkerClosed(Exception):
 
 
 # ---------------------------------------------------------------- what the worker is asked
-_BOTS: dict[tuple[str, str], Any] = {}
+_BOTS: dict[tuple[str, str, bool], Any] = {}
 
 
-def _bot(game: str, level: str) -> Any:
-    """The bot a table at ``level`` has (bots keep no state between decisions: one per level will do)."""
-    bot = _BOTS.get((game, level))
+def _bot(game: str, level: str, partner_human: bool = False) -> Any:
+    """The bot a table at ``level`` has (bots keep no state between decisions: one per level and
+    seating will do; ``partner_human``: the seat's partner is the human, see GameSpec.bot)."""
+    bot = _BOTS.get((game, level, partner_human))
     if bot is None:
         from cardtable import games
 
-        bot = _BOTS[(game, level)] = games.get(game).bot(level)
+        bot = _BOTS[(game, level, partner_human)] = games.get(game).bot(level, partner_human)
     return bot
 
 
-def decide(game: str, level: str, view: Any) -> Any:
-    """The move of a ``level`` CPU of ``game`` seeing ``view``."""
-    return _bot(game, level).choose(view)
+def decide(game: str, level: str, view: Any, partner_human: bool = False) -> Any:
+    """The move of a ``level`` CPU of ``game`` seeing ``view`` (``partner_human``: its partner is the
+    human)."""
+    return _bot(game, level, partner_human).choose(view)
 
 
-def hint(game: str, view: Any) -> Any:
-    """The game's hint for ``view`` (``advice.hint``: the hard level's move and why)."""
+def hint(game: str, view: Any, over_partner: bool = False) -> Any:
+    """The game's hint for ``view`` (``advice.hint``: the hard level's move and why); ``over_partner``:
+    the next hint after one that spared the partner's play (Hint.spared_partner)."""
     from cardtable import games
 
-    return games.get(game).advice.hint(view)
+    advice = games.get(game).advice
+    return advice.hint(view, over_partner=True) if over_partner else advice.hint(view)
 
 
 def check(game: str, view: Any, move: Any) -> Any:

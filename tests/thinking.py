@@ -12,13 +12,13 @@ from cardtable import games, workers
 ROUNDS = 200     # a bound, so that a test gone wrong cannot leave a search running for ever
 
 
-def busy_decide(started: str, release: str, game: str, level: str, view):
+def busy_decide(started: str, release: str, game: str, level: str, view, partner_human: bool = False):
     """The real decision, searched again and again until the file ``release`` exists; ``started`` is
     created first (with this process's id in it)."""
     Path(started).write_text(str(os.getpid()))
     move = None
     for _ in range(ROUNDS):
-        move = workers._bot(game, level).choose(view)
+        move = workers._bot(game, level, partner_human).choose(view)
         if os.path.exists(release):
             break
     return move

@@ -32,6 +32,9 @@ class GameSpec:
     # ``explain(view, move)``, ``cost_text``/``gain_text``, ``GAIN_MIN`` and its ``ADVICE``
     # (a hints.GameAdvice); None: no hints from the search.
     advice: Any = None
+    # The source's partner rule: the CPU partner of a human never beats the human's plays. True: the
+    # game's bots take ``spare_partner`` (never beat the partner's plays), given for that seat.
+    partner_rule: bool = False
 
     def new_match(self, options: Options | None = None, seed: int = 0) -> Match:
         return self.match_type(options if options is not None else self.options_type(), seed)
@@ -41,12 +44,16 @@ class GameSpec:
         ``cardtable.wire.ViewCodec``), imported when first asked for."""
         return importlib.import_module(f"cardtable.games.{self.name}.wire").CODEC
 
-    def bot(self, level: str) -> Bot:
+    def bot(self, level: str, partner_human: bool = False) -> Bot:
+        """A CPU player of ``level``; ``partner_human``: its partner is a human (the partner rule)."""
         try:
-            return self.bots[level]()
+            factory = self.bots[level]
         except KeyError:
             raise ValueError(f"unknown CPU level {level!r} for {self.name}; "
                              f"levels: {', '.join(self.bots)}") from None
+        if partner_human and self.partner_rule:
+            return factory(spare_partner=True)      # type: ignore[call-arg]
+        return factory()
 
 
 GAME_MODULES = ("guandan", "gongzhu", "guinote")

@@ -93,7 +93,10 @@ class GameScreen(Screen):
         self.bots: dict[int, Any] = {}
         for seat, player in enumerate(players):
             if player.startswith("cpu:"):
-                self.bots[seat] = spec.bot(player.split(":", 1)[1])
+                level = player.split(":", 1)[1]
+                # The partner rule: the human's partner is told so when it is made (GameSpec.bot).
+                partner_human = spec.partner_rule and players[(seat + 2) % 4] == "human"
+                self.bots[seat] = spec.bot(level, True) if partner_human else spec.bot(level)
         self._skip_pause = asyncio.Event()
         self._cpu_running = False
         self.pending_results: dict | None = None      # a hand_end record waiting for its dialog
@@ -370,7 +373,8 @@ class GameScreen(Screen):
         bot = self.bots[seat]
         level = workers.searches(self.spec, bot)
         if level is not None:
-            return await self.think(workers.decide, self.spec.name, level, view)
+            seating = (True,) if getattr(bot, "spare_partner", False) else ()   # its partner is the human
+            return await self.think(workers.decide, self.spec.name, level, view, *seating)
         return await asyncio.to_thread(bot.choose, view)
 
     # -- the search's advice: hints and the play checker, computed in the worker like the CPU's moves
@@ -381,28 +385,33 @@ class GameScreen(Screen):
     def _same_position(self, key: tuple[Any, int]) -> bool:
         return key[0] is self.match and key[1] == len(self.match.moves)
 
-    def request_hint(self) -> bool:
+    def request_hint(self, again: bool = True) -> bool:
         """Ask the search what to play here (the `hard` level, see cardtable.hints) in the worker;
         :meth:`show_hint` gets the answer if the position has not changed meanwhile. A second press while
-        it thinks changes nothing; a press after it answered shows the same hint again at once. Returns
-        whether a hint is on its way (False: not the human's turn, or no hints for this game)."""
+        it thinks changes nothing; a press after it answered shows the same hint again at once, or the
+        next hint when that one spared the partner's play (the partner rule: the search's own choice is
+        asked for then; ``again`` False: the same hint, for a key that takes it). Returns whether a hint
+        is on its way (False: not the human's turn, or no hints for this game)."""
         advice = self.spec.advice
         if advice is None or self.match.to_move() != HUMAN:
             return False
         key = self.position()
+        over_partner = False
         if self._hint is not None and self._same_position(self._hint[0]):
-            self.show_hint(self._hint[1])
-            return True
+            if not again or not getattr(self._hint[1], "spared_partner", False):
+                self.show_hint(self._hint[1])
+                return True
+            over_partner = True
         if self._hint_pending is not None and self._same_position(self._hint_pending):
             return True
         self._hint_pending = key
         self.hint_thinking()
-        self.run_worker(self._hint_turn(key, self.match.view(HUMAN)), group="hint")
+        self.run_worker(self._hint_turn(key, self.match.view(HUMAN), over_partner), group="hint")
         return True
 
-    async def _hint_turn(self, key: tuple[Any, int], view: Any) -> None:
+    async def _hint_turn(self, key: tuple[Any, int], view: Any, over_partner: bool = False) -> None:
         try:
-            hint = await self.think(workers.hint, self.spec.name, view)
+            hint = await self.think(workers.hint, self.spec.name, view, *((True,) if over_partner else ()))
         except Exception:  # noqa: BLE001 - advice is never worth a crash (a table edited by hand, a sampler limit)
             hint = None
         if self._hint_pending is key:
@@ -448,7 +457,7 @@ class GameScreen(Screen):
         width = max(20, self.size.width - 2)
         return len(RichText(text).wrap(self.app.console, width)) <= rows
 
-    def hint_text(self, hint: Any) -> str:
+    def hint_text(self, hint: Any, with_gain: bool = True) -> str:
         """«Hint: 7♣ — ducks under the 9♣ (+12 points vs 10♣)» in the player's language. The status line
         wraps it onto a second row (Spanish names are long: «el Caballo de espadas»); a reason naming so
         many cards that even two rows are too few writes them short («Ce»)."""
@@ -459,7 +468,10 @@ class GameScreen(Screen):
         line = t("hint_line", move=move, why=render(hint.reason, self.param_text))
         if not self.fits(line, HINT_ROWS):
             line = t("hint_line", move=move, why=render(hint.reason, self.short_param_text))
-        if hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
+        if getattr(hint, "spared_partner", False):     # the partner rule's pass: say how to ask for more
+            more = f"{line} · {t('hint_next_over_partner')}"
+            return more if self.fits(more, HINT_ROWS) else line
+        if with_gain and hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
             longer = f"{line} ({gain})"
             if len(longer) <= max(40, self.size.width - 2):   # the statistics only where they fit

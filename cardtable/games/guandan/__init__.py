@@ -54,5 +54,6 @@ SPEC = GameSpec(
     rules_package="cardtable.games.guandan",
     advice=advice,
     partnerships=True,
+    partner_rule=True,
     extra_bench=bench_move_generation,
 )

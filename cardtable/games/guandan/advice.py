@@ -10,11 +10,13 @@ real move with the search's choice directly, in the same sampled worlds.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 from cardtable import hints, search
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, decompose
+from cardtable.games.guandan.bots import over_partner as over_partner_top
 from cardtable.games.guandan.search import DEFAULT_BUDGET, HardBot, pair_levels, world
 from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import t
@@ -96,17 +98,23 @@ def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None
     return Reason.of("gd_why_beat")
 
 
+# A hint follows the partner rule the CPU partner follows: it never suggests beating the partner's play
+# (the search's own choice is the next hint, :func:`hint` with ``over_partner``).
 ADVICE = hints.GameAdvice(
-    bot=HardBot, world=world, policy=NormalBot, value=pair_levels, moves_left=lambda view: sum(view.counts),
+    bot=lambda budget: HardBot(budget, spare_partner=True), world=world, policy=NormalBot, value=pair_levels, moves_left=lambda view: sum(view.counts),
     checked=lambda move: not isinstance(move, Tribute), explain=explain, threshold=CHECK_THRESHOLD,
     gain_min=GAIN_MIN, scale=1.0, digits=1, cost_line=lambda move, cost: t("gd_check_cost", move=move, cost=cost),
     gain_line=lambda gain, other: t("gd_hint_gain", gain=gain, other=other))
 amount, cost_text, gain_text = ADVICE.amount, ADVICE.cost_text, ADVICE.gain_text
 
 
-def hint(view: GuandanView, budget: search.Budget = DEFAULT_BUDGET) -> hints.Hint:
-    """What `hard` does here, and why."""
-    return hints.search_hint(view, ADVICE, budget)
+def hint(view: GuandanView, budget: search.Budget = DEFAULT_BUDGET, over_partner: bool = False) -> hints.Hint:
+    """What `hard` does here, and why: over the partner's play a pass (the partner rule), unless the
+    player asked for the next hint (``over_partner``), which is the search's own choice."""
+    if over_partner:
+        return hints.search_hint(view, dataclasses.replace(ADVICE, bot=HardBot), budget)
+    found = hints.search_hint(view, ADVICE, budget)
+    return dataclasses.replace(found, spared_partner=over_partner_top(view) and len(view.legal) > 1)
 
 
 def check(view: GuandanView, move, budget: search.Budget = CHECK_BUDGET) -> hints.Flag | None:

@@ -1,4 +1,10 @@
-"""Guandan CPU players. They see a GuandanView only and never beat their partner's plays (source)."""
+"""Guandan CPU players. They see a GuandanView only and never beat their partner's plays (source).
+
+The partner rule has two strengths. The CPU partner of a human (made with ``spare_partner``: the
+table's seating, given when the bot is made, never read from the deal) never beats a play of the human,
+at any level, not even to go out; the hints follow the same rule. Between CPU partners it is a strong preference: `easy` always passes,
+`normal` beats its partner only to go out, and the search (`hard`) overrides it only when its worlds
+prove it clearly better."""
 
 from __future__ import annotations
 
@@ -33,10 +39,25 @@ def recommended_return(view: GuandanView) -> Return:
     return min(returns, key=lambda m: (counts[m.card.rank] > 1, rules.card_value(m.card, view.level), m.card.suit))
 
 
+def over_partner(view: GuandanView) -> bool:
+    """Is the play to beat the partner's (the seat's own pair owns the table)?"""
+    return view.top is not None and team_of(view.top.seat) == team_of(view.seat)
+
+
+def stopping_a_1_2(view: GuandanView) -> bool:
+    """Is the seat to stop a 1-2: the first seat out is an opponent and the play on the table is its
+    partner's (who goes out second unless this pair stops it)?"""
+    return (bool(view.finish) and team_of(view.finish[0]) != team_of(view.seat) and view.top is not None
+            and team_of(view.top.seat) != team_of(view.seat))
+
+
 class EasyBot:
     """Plays the cheapest thing that works; bombs only when an opponent is about to go out."""
 
     level = "easy"
+
+    def __init__(self, spare_partner: bool = False) -> None:
+        self.spare_partner = spare_partner      # it never beats its partner's plays anyway
 
     def choose(self, view: GuandanView):
         special = _tribute_or_return(view)
@@ -301,14 +322,21 @@ class NormalBot:
     FEED = 5            # a partner with this many cards or fewer is fed small singles
     DANGER = 3          # an opponent with this many cards or fewer: lead around his hand's size
     LONG = 5            # groups of this many cards or more are led first
+    RACE_BREAK_AT = 10  # a 1-2 to stop (an opponent out first, its partner owning the table): break groups
+    RACE_BOMB_AT = 16   # ... and bomb, with the owner holding this many cards or fewer
+
+    def __init__(self, spare_partner: bool = False) -> None:
+        self.spare_partner = spare_partner      # True: never beat the partner's plays, even to go out
 
     def choose(self, view: GuandanView):
         special = _tribute_or_return(view)
         if special is not None:
             return special
+        if self.spare_partner and over_partner(view):
+            return Pass()
         plays = _plays(view)
         out = [p for p in plays if p.size == len(view.hand)]
-        if out:                               # going out wins at once (over a partner too)
+        if out:                               # going out wins at once (over a CPU partner too)
             return min(out, key=lambda p: (p.is_bomb, rules.rung(p)))
         groups = list(readable_plan(view.hand, view.level, view.options.straight_flush_as_straight))
         if view.top is None:
@@ -386,8 +414,9 @@ class NormalBot:
         mate = partner(view.seat)
         # The partner answers after this seat only when sitting between it and the owner.
         last = (view.seat - owner) % 4 == 3 or view.counts[mate] == 0
-        urgent = owner_cards <= self.CONTROL_AT
-        breaking = owner_cards <= self.BREAK_AT
+        race = stopping_a_1_2(view)
+        urgent = owner_cards <= self.CONTROL_AT or race
+        breaking = owner_cards <= (self.RACE_BREAK_AT if race else self.BREAK_AT)
         # 1. a group of the plan that beats the table
         fitting = [(c, cards) for c, cards in groups if not c.is_bomb and rules.beats(c, top, level)]
         if fitting:
@@ -411,11 +440,24 @@ class NormalBot:
                 after = plan_cost(tuple(sorted(rest.elements())), level, view.options.straight_flush_as_straight)
                 if after < before or (breaking and after <= before):
                     return play
-        # 3. a bomb when it matters: an opponent close to going out, or we can go out soon
+        # 3. a bomb when it decides: an opponent close to going out, a 1-2 to stop, or we go out soon
         bombs = [p for p in plays if p.type in rules.BOMB_TYPES]
-        if bombs and (owner_cards <= self.BOMB_AT or len(groups) <= 2):
+        if bombs and self.bomb_decides(view, groups):
             return min(bombs, key=lambda p: (rules.rung(p), rules.strength(p, level)))
         return Pass()
+
+    def bomb_decides(self, view: GuandanView, groups) -> bool:
+        """Is a bomb worth spending on the play on the table? Never on a partner's; on an opponent's when
+        its owner is close to going out (closer still early: no bomb on an opening play), when the first
+        seat out is an opponent and its partner owns the table (a 1-2 to stop), or when the plan then goes
+        out within two more plays."""
+        top = view.top
+        if top is None or team_of(top.seat) == team_of(view.seat):
+            return False
+        owner_cards = view.counts[top.seat]
+        if stopping_a_1_2(view):
+            return owner_cards <= self.RACE_BOMB_AT
+        return owner_cards <= self.BOMB_AT or len(groups) <= 2
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "normal": NormalBot}

@@ -4,15 +4,17 @@ A partnership game rated per pair: a finished deal is worth the levels it moves 
 whose player went out first, the same negative for the other pair). A Guandan turn can offer hundreds of
 plays, so the search weighs a short list: the `normal` plan's choice, passing, the groups of its hand
 plan that are legal now, and the cheapest plain play and bomb. Over a partner's winning play the
-`normal` rule (pass) stands unless the search rates a beating play clearly better. Returns of the
+`normal` rule (pass) stands unless the search rates a beating play clearly better (by
+:data:`PARTNER_TIE` levels and :data:`PARTNER_CONFIDENCE` standard errors); the CPU partner of a human
+(made with ``spare_partner``) never beats the human's play at all. Returns of the
 tribute are searched too; the tribute itself is forced (the highest card).
 """
 
 from __future__ import annotations
 
 from cardtable import search
-from cardtable.games.guandan import rules
-from cardtable.games.guandan.bots import NormalBot, readable_plan
+from cardtable.games.guandan import endgame, rules
+from cardtable.games.guandan.bots import NormalBot, over_partner, readable_plan
 from cardtable.games.guandan.sampling import sample_hands
 from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return
 from cardtable.rng import Rng
@@ -24,8 +26,10 @@ from cardtable.tricks import partner, team_of
 DEFAULT_BUDGET = search.Budget(moves=2800, min_playouts=32)
 RISE = {1: 3, 2: 2, 3: 1}
 MAX_CANDIDATES = 7
+POLICY = NormalBot()
 PARTNER_TIE = 0.25       # levels a beating play must gain over passing on a partner's winning play
 CONFIDENCE = 1.5         # standard errors by which a move must beat the plan's (few playouts, ±3 swings)
+PARTNER_CONFIDENCE = 2.5  # ... and a play over a CPU partner's winning play (a strong preference)
 
 
 def world(view: GuandanView, rng: Rng) -> GuandanMatch:
@@ -89,13 +93,17 @@ def candidates(view: GuandanView, preferred) -> list:
     out = [preferred]
     if Pass() in legal:
         out.append(Pass())
-    for _, cards in readable_plan(view.hand, view.level, view.options.straight_flush_as_straight):
+    groups = readable_plan(view.hand, view.level, view.options.straight_flush_as_straight)
+    # Bombs only where they decide (the normal rule: never on a partner, never early on an opening play),
+    # or to go out at once: the rollouts see the trick a bomb wins, not what it would have won later.
+    bombing = view.top is None and len(groups) <= 2 or POLICY.bomb_decides(view, list(groups))
+    for _, cards in groups:
         for reading in rules.classify(cards, view.level, view.options.straight_flush_as_straight):
             move = Play.of(cards, reading)
-            if move in legal:
+            if move in legal and (bombing or not reading.is_bomb or move.size == len(view.hand)):
                 out.append(move)
     plain = [p for p in plays if p.type not in rules.BOMB_TYPES]
-    bombs = [p for p in plays if p.type in rules.BOMB_TYPES]
+    bombs = [p for p in plays if p.type in rules.BOMB_TYPES and (bombing or p.size == len(view.hand))]
     if plain:
         out.append(min(plain, key=lambda p: (rules.strength(p, view.level), p.size)))
     if bombs:
@@ -108,21 +116,29 @@ class HardBot:
 
     level = "hard"
 
-    def __init__(self, budget: search.Budget = DEFAULT_BUDGET) -> None:
+    def __init__(self, budget: search.Budget = DEFAULT_BUDGET, spare_partner: bool = False) -> None:
         self.budget = budget
+        self.spare_partner = spare_partner      # True: never beat the partner's plays (see bots)
         self.policy = NormalBot()
 
     def evaluate(self, view: GuandanView) -> search.Evaluation:
+        if self.spare_partner and over_partner(view):
+            return search.Evaluation(Pass(), ((Pass(), 0.0),), 0)
         preferred = self.policy.choose(view)
         if view.phase == "tribute" and not isinstance(preferred, Return):
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        partner_top = over_partner(view)
+        if endgame.applies(view):       # few cards left: every legal move, each world solved exactly
+            solved = endgame.evaluate(view, world, preferred, PARTNER_TIE if partner_top else 0.0,
+                                      self.budget.moves * endgame.NODES_PER_MOVE)
+            if solved is not None:
+                return solved
         moves = candidates(view, preferred)
         if len(moves) <= 1:
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
-        over_partner = view.top is not None and team_of(view.top.seat) == team_of(view.seat)
         return search.choose(view, moves, world, lambda _seat: self.policy, pair_levels, self.budget,
-                             sum(view.counts), preferred=preferred, tie=PARTNER_TIE if over_partner else 0.05,
-                             confidence=CONFIDENCE)
+                             sum(view.counts), preferred=preferred, tie=PARTNER_TIE if partner_top else 0.05,
+                             confidence=PARTNER_CONFIDENCE if partner_top else CONFIDENCE)
 
     def choose(self, view: GuandanView):
         return self.evaluate(view).move
@@ -131,5 +147,5 @@ class HardBot:
 class ExpertBot(HardBot):
     level = "expert"
 
-    def __init__(self) -> None:
-        super().__init__(DEFAULT_BUDGET.scaled(4))
+    def __init__(self, spare_partner: bool = False) -> None:
+        super().__init__(DEFAULT_BUDGET.scaled(4), spare_partner)

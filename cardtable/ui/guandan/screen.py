@@ -397,9 +397,11 @@ class GuandanScreen(GameScreen):
         if self.match.to_move() == HUMAN:
             # «a» does not pass (it clears the selection and says p passes): a pass names p instead.
             key_text = t("gd_pass_advice_key") if isinstance(hint.move, Pass) else t("gd_take_advice_key")
-            key = f"{line} · {key_text}"
-            if cell_len(key) <= max(40, self.size.width - 2):
-                line = key
+            for text in (line, self.hint_text(hint, with_gain=False)):   # the key before the statistics
+                key = f"{text} · {key_text}"
+                if cell_len(key) <= max(40, self.size.width - 2):
+                    line = key
+                    break
         self.say_advice(line)
         if self._take_advice is not None and self._same_position(self._take_advice):
             self._take_advice = None
@@ -411,7 +413,7 @@ class GuandanScreen(GameScreen):
         if self.match.to_move() != HUMAN or self.dealing:
             return
         self._take_advice = self.position()
-        if not self.request_hint():
+        if not self.request_hint(again=False):       # the hint shown, not the next one
             self._take_advice = None
 
     def select_move(self, move: Any) -> None:
