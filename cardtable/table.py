@@ -243,9 +243,10 @@ def command_from_json(spec: GameSpec, data: Any) -> Command:
 # ---------------------------------------------------------------- thinking
 class Thinker(Protocol):
     """What decides for the CPUs (and gives hints): ``decide`` the move of a ``level`` CPU seeing
-    ``view`` (None: an optional move declined), ``hint`` the game's hint for ``view`` (or None)."""
+    ``view`` (None: an optional move declined; ``partner_human``: its partner is a person, whose plays
+    it never beats where the game has that rule), ``hint`` the game's hint for ``view`` (or None)."""
 
-    def decide(self, level: str, view: Any) -> Any: ...
+    def decide(self, level: str, view: Any, partner_human: bool = False) -> Any: ...
 
     def hint(self, view: Any) -> Any: ...
 
@@ -255,16 +256,16 @@ class BotThinker:
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
-        self._bots: dict[str, Any] = {}
+        self._bots: dict[tuple[str, bool], Any] = {}
 
-    def bot(self, level: str) -> Any:
-        bot = self._bots.get(level)
+    def bot(self, level: str, partner_human: bool = False) -> Any:
+        bot = self._bots.get((level, partner_human))
         if bot is None:
-            bot = self._bots[level] = self.spec.bot(level)
+            bot = self._bots[level, partner_human] = self.spec.bot(level, partner_human)
         return bot
 
-    def decide(self, level: str, view: Any) -> Any:
-        return self.bot(level).choose(view)
+    def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
+        return self.bot(level, partner_human).choose(view)
 
     def hint(self, view: Any) -> Any:
         advice = self.spec.advice
@@ -279,11 +280,11 @@ class WorkerThinker(BotThinker):
         super().__init__(spec)
         self.thinker = thinker
 
-    def decide(self, level: str, view: Any) -> Any:
-        bot = self.bot(level)
+    def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
+        bot = self.bot(level, partner_human)
         searching = workers.searches(self.spec, bot)
         if searching is not None:
-            return self.thinker.call(workers.decide, self.spec.name, searching, view)
+            return self.thinker.call(workers.decide, self.spec.name, searching, view, partner_human)
         return bot.choose(view)
 
     def hint(self, view: Any) -> Any:
@@ -314,6 +315,7 @@ class CpuTurn:
     optional: bool
     position: tuple[int, int]
     automatic: Any = None
+    partner_human: bool = False       # the seat's partner is a person's seat (the game's partner rule)
 
 
 class _OptionalAsk:
@@ -808,12 +810,17 @@ class TableSession:
                 if self._holding(to_move):
                     return None
                 view = move if optional else self.match.view(seat)
-                return CpuTurn(seat, self.seats[seat].level, view, optional, self.position)
+                return CpuTurn(seat, self.seats[seat].level, view, optional, self.position,
+                               partner_human=self._partner_is_a_person(seat))
             if self._times_automatic(seat, move):
                 return CpuTurn(seat, self.seats[seat].level, None, False, self.position, automatic=move)
             # An armed or automatic move: no decision to make; a forced move shows nothing (no pause).
             self._apply(seat, move, 0.0)
         return None
+
+    def _partner_is_a_person(self, seat: int) -> bool:
+        """Whether a person (connected or not, but not played by a CPU now) sits opposite ``seat``."""
+        return self.spec.partnerships and not self.seats[(seat + 2) % SEATS].cpu_plays
 
     def _times_automatic(self, seat: int, move: Any) -> bool:
         """Whether ``move`` is the automatic move of a person's seat at a table with other people here
@@ -855,7 +862,7 @@ class TableSession:
             if turn is None:
                 break
             self.resolve(turn, turn.automatic if turn.automatic is not None
-                         else thinker.decide(turn.level, turn.view))
+                         else thinker.decide(turn.level, turn.view, turn.partner_human))
             asked += 1
         return asked
 
@@ -873,7 +880,7 @@ class TableSession:
             if turn.automatic is not None:
                 move = turn.automatic
             else:
-                move = await asyncio.to_thread(thinker.decide, turn.level, turn.view)
+                move = await asyncio.to_thread(thinker.decide, turn.level, turn.view, turn.partner_human)
             self.resolve(turn, move)
             asked += 1
         return asked

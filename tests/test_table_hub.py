@@ -624,7 +624,7 @@ async def test_hello_lobby_and_limits(tmp_path):
 class BrokenThinker:
     """A thinker that fails every time (a dead worker, a bug)."""
 
-    def decide(self, level: str, view: Any) -> Any:
+    def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
         raise RuntimeError("no decision")
 
     def hint(self, view: Any) -> Any:
@@ -634,7 +634,7 @@ class BrokenThinker:
 class WrongThinker(BrokenThinker):
     """A thinker that answers, but never a move the table takes (a bot's bug): no move at its turn."""
 
-    def decide(self, level: str, view: Any) -> Any:
+    def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
         return None
 
 

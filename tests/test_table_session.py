@@ -536,7 +536,7 @@ def test_a_persons_automatic_move_at_a_shared_table_is_the_callers_to_time():
                 assert not session.resolve(turn, turn.automatic)  # once
                 return
             if turn is not None:
-                session.resolve(turn, thinker.decide(turn.level, turn.view))
+                session.resolve(turn, thinker.decide(turn.level, turn.view, turn.partner_human))
             elif not people.act():
                 break
             people.read()
@@ -742,3 +742,42 @@ def test_whatever_a_client_sends_is_a_command_or_a_refusal_never_a_crash(name, m
         assert session.match.moves == [*moves, (seat, command.move)]
     else:
         assert session.match.moves == moves and session.armed[seat] == [command.move]
+
+
+class RecordingThinker(BotThinker):
+    """The game's bots, noting for each CPU seat whether it was asked as a person's partner."""
+
+    def __init__(self, spec: Any) -> None:
+        super().__init__(spec)
+        self.asked: dict[int, set[bool]] = {}
+
+    def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
+        self.asked.setdefault(view.seat, set()).add(partner_human)
+        return super().decide(level, view, partner_human)
+
+
+def test_a_cpu_opposite_a_person_plays_by_the_partner_rule_and_stops_when_a_cpu_takes_that_seat():
+    # Alice at seat 0 and Bob at seat 1 (opponents): the CPUs at 2 and 3 are each a person's partner.
+    spec = games.get("guandan")
+    session = TableSession.create(spec, ALICE, "alice", seed=7, levels=("easy",) * 4, open_seats=(1,))
+    assert session.join(BOB, "bob").data == 1
+    assert session.submit(0, Start()).ok
+    thinker = RecordingThinker(spec)
+    people = People(session)
+    for _ in range(40):
+        session.run_cpus(thinker)
+        people.read()
+        if not people.act():
+            break
+    assert thinker.asked[2] == {True} and thinker.asked[3] == {True}
+    # The bots a person's partner gets are the rule's own (the worker builds the same: see workers).
+    assert thinker.bot("easy", True).spare_partner and not thinker.bot("easy").spare_partner
+    # Bob leaves: a CPU plays his seat, so seat 3 sits opposite a CPU now and plays freely.
+    session.leave(1)
+    thinker.asked.clear()
+    for _ in range(40):
+        session.run_cpus(thinker)
+        people.read()
+        if not people.act():
+            break
+    assert thinker.asked.get(3, {False}) == {False} and True not in thinker.asked.get(1, set())

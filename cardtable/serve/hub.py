@@ -711,7 +711,7 @@ class Hub:
         """The CPU's decision, asked in a thread. A thinker that fails (a worker that died twice, a bug)
         must not hang the table: the CPU then declines an optional move or makes its first legal one."""
         try:
-            return await asyncio.to_thread(table.thinker.decide, turn.level, turn.view)
+            return await asyncio.to_thread(table.thinker.decide, turn.level, turn.view, turn.partner_human)
         except Exception:
             logger.exception("table %s: the CPU at seat %d could not decide", table.code, turn.seat)
             return None if turn.optional else turn.view.legal[0]
