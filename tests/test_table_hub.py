@@ -238,6 +238,9 @@ async def test_a_table_that_cannot_be_saved_is_not_made(tmp_path):
             assert not hub.tables
             (tmp_path / "tables").unlink()
             code = (await alice.create("gongzhu"))["data"]["code"]
+            # Its saves are written in the store's thread: let them land, or one could make the
+            # directory again after the rename below.
+            assert await asyncio.to_thread(hub.store.flush)
             (tmp_path / "tables").rename(tmp_path / "kept")
             (tmp_path / "tables").write_text("not a directory")   # a refused second table: still at hers
             assert (await alice.create("guinote"))["key"] == "hub_cannot_save"

@@ -195,7 +195,7 @@ async def test_the_side_plates_widen_at_120_columns(tmp_path):
     for size, width in (((80, 24), 24), ((120, 40), 30)):
         app = pinned_app(tmp_path / str(width), "gongzhu-mid-hand", lang="es")
         async with app.run_test(size=size) as pilot:
-            await wait_until(pilot, lambda: any(isinstance(s, GongZhuScreen) for s in app.screen_stack))
+            await wait_until(pilot, lambda app=app: any(isinstance(s, GongZhuScreen) for s in app.screen_stack))
             await settle(pilot)
             screen = table(app)
             assert screen.query_one("#gz-west").outer_size.width == width
