@@ -140,12 +140,9 @@ class GuandanScreen(GameScreen):
         if pause <= 0:
             super().after_move(seat, move, records)
             return
-        # The «+N» first, alone on the level bar; the summary after a pause (or at the next key).
-        for record in records:
-            if record["type"] == "hand_end":
-                self.pending_results = record
-            elif record["type"] == "match_end":
-                self.pending_match_end = record
+        # The «+N» first, alone on the level bar; the summary after a pause (or at the next key). The hand
+        # counts now (statistics, clock), not when the summary opens.
+        self.note_move(seat, records)
         self.refresh_table()
         self._results_timer = self.set_timer(pause, self._results_now)
 
