@@ -59,3 +59,105 @@ async def test_a_whole_guandan_hand_at_the_default_speed_is_in_the_statistics(tm
         rows = await app.statistics.call("summary")
         assert len(rows) == 1 and rows[0].game == "guandan" and rows[0].hands == 1
         assert rows[0].seconds > 0
+
+
+# ---------------------------------------------------------------- 2. the counters count what is not yet played
+@pytest.mark.parametrize("lang, words, wrong", [("zh", "未出：大王 2 · 小王 2 · 逢人配 2 · 级牌 6", "已出"),
+                                                ("en", "not yet played: BJ 2 · SJ 2 · wild 2 · level 6", "out:"),
+                                                ("es", "sin jugar: JG 2 · JP 2 · comodín 2 · nivel 6", "fuera:")])
+async def test_the_counters_say_not_yet_played(tmp_path, lang, words, wrong):
+    app = make_app(tmp_path, launch=launch(), lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = str(table(app).query_one("#gd-level").render())
+        assert words in bar and wrong not in bar
+
+
+# ---------------------------------------------------------------- 3. choosing cards while the CPUs play
+def _cpu_turn(screen) -> None:
+    """Pretend a CPU is to move (its decision not yet made): the human's cards stay the same."""
+    screen.match.turn = 1
+    screen._view = None
+    screen.refresh_table()
+
+
+async def test_cursor_take_put_back_and_clear_work_while_the_cpus_move(tmp_path):
+    from cardtable.ui.guandan import ColumnsView, PlayControl
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        screen.cpu_may_move = lambda: False          # the CPU «thinks» for as long as the test needs
+        _cpu_turn(screen)
+        columns = screen.query_one(ColumnsView)
+        start = columns.cursor
+        await pilot.press("right", "right")
+        assert columns.cursor == start + 2
+        while len(columns.columns[columns.cursor]) < 2:
+            await pilot.press("right")
+        await pilot.press("up", "up", "down")
+        assert len(columns.selection()) == 1
+        await pilot.press("space")
+        assert len(columns.selection()) == 2
+        await pilot.press("x")
+        assert columns.selection() == []
+        await pilot.press("up")
+        chosen = columns.selection()
+        await pilot.press("enter")                   # playing waits for the turn
+        await settle(pilot)
+        assert not any(seat == 0 for seat, _ in screen.match.moves[1:]) and columns.selection() == chosen
+        screen.match.turn = 0                        # the turn comes: the selection is still there
+        screen._view = None
+        screen.refresh_table()
+        assert columns.selection() == chosen and screen.query_one(PlayControl).label != "Play"
+
+
+# ---------------------------------------------------------------- 4–5. why a selection is not a play
+from tests.test_ui_guandan import control, deal, goto, status
+
+
+@pytest.mark.parametrize("hand, level, picks, reason", [
+    ("3C 4D 5S 6H 7C 8D KS", 2, ["3", "4", "5", "6", "7", "8"], "a straight is exactly 5 cards"),
+    ("2H 3C 9D KS", 5, ["2", "3"], "a pair needs two of one rank"),
+    ("SJ BJ 9D KS", 5, ["SJ", "BJ"], "big and small joker are no pair"),
+])
+async def test_a_selection_that_is_not_a_play_says_why_once(tmp_path, hand, level, picks, reason):
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, hand, level)
+        for label in picks:
+            await goto(pilot, screen, label)
+            await pilot.press("up")
+        assert control(screen) == "Not a play"
+        assert reason in status(screen) and "Not a play" not in status(screen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert reason in status(screen) and not screen.match.moves
+
+
+async def test_an_ace_against_the_level_card_says_the_level_card_is_higher(tmp_path):
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "3C 9D AS KS", 7, top=(3, "7C", "single", 7))
+        await goto(pilot, screen, "A")
+        await pilot.press("up")
+        assert "the level card 7 is above the Ace this hand" in status(screen)
+
+
+async def test_p_while_leading_and_enter_with_nothing_say_why(tmp_path):
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "3C 9D AS KS", 7)
+        await pilot.press("p")
+        await settle(pilot)
+        assert status(screen) == "You lead: you may not pass."
+        await pilot.press("enter")
+        await settle(pilot)
+        assert status(screen).startswith("Nothing taken yet") and not screen.match.moves

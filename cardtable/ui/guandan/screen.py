@@ -33,8 +33,14 @@ from cardtable.ui.guandan.text import (
     rank_label,
     seat_name,
 )
+from cardtable.ui.guandan.why import why_no_beat, why_not_a_play
 from cardtable.ui.guandan.widgets import ColumnsView, LevelBar, PlayControl, TableView, seat_plate
 from cardtable.ui.seats import SeatPanel
+
+# The actions that choose cards (allowed while the CPUs play) and their keys.
+SELECTING = ("clear", "take", "tap", "put_back", "cursor", "cursor_to", "suit")
+SELECTING_KEYS = frozenset({"left", "right", "home", "end", "up", "space", "down", "S", "H", "D", "C", "x",
+                            "backspace"})
 
 
 # ---------------------------------------------------------------- the table
@@ -158,6 +164,12 @@ class GuandanScreen(GameScreen):
             event.stop()
             event.prevent_default()
             return
+        view = self.human_view()
+        if event.key == "p" and view.to_move == HUMAN and view.phase == "play" and view.top is None:
+            self.set_status(t("gd_no_pass_lead"))     # the pass key is dimmed while you lead: say why
+            self.app.bell()
+        if event.key in SELECTING_KEYS and not self.dealing:
+            return                # choosing cards while the CPUs play does not hurry them
         super().on_key(event)
 
     def advance(self) -> None:
@@ -310,14 +322,23 @@ class GuandanScreen(GameScreen):
                 return t("gd_no_hint")
             return t("gd_nothing")
         readings = self._readings()
-        if not readings:
-            return t("gd_not_a_play")
+        if not readings:           # the play control says «Not a play»: the status line says why
+            return why_not_a_play(cards, view.level)
+        if view.to_move != HUMAN:      # planning while the others play: what it is, not what it beats
+            if len(readings) > 1:
+                return " / ".join(combo_name(c) for c in readings)
+            return self._wilds_text(readings[0])
         beating = self._beating_readings()
         if not beating:
-            return t("gd_does_not_beat", play=combo_name(readings[0]))
+            return why_no_beat(readings[0], view.top.combo, view.level)
         if len(beating) > 1:
             return " / ".join(combo_name(c) for c in beating) + " — " + t("gd_readings", n=len(beating))
         combo = beating[0]                  # the play control names it; the status adds what wilds stand for
+        if view.top is not None and view.top.seat == partner(HUMAN) and len(cards) < len(view.hand):
+            return " · ".join(filter(None, (self._wilds_text(combo), t("gd_why_over_your_partner"))))
+        return self._wilds_text(combo)
+
+    def _wilds_text(self, combo: Combo) -> str:
         if combo.wilds_as:
             return t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as))
         return ""
@@ -326,9 +347,11 @@ class GuandanScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         view = self.human_view()
         mine = view.to_move == HUMAN and not self.dealing
-        # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
-        if action in ("play", "hint", "take_advice", "clear", "take", "tap", "put_back", "cursor", "cursor_to",
-                      "suit"):
+        # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place. Choosing
+        # cards works while the others play (you plan your answer); playing waits for your turn.
+        if action in SELECTING:
+            return True if view.hand and not self.dealing else None
+        if action in ("play", "hint", "take_advice"):
             return True if mine else None
         if action == "pass":
             return True if mine and view.phase == "play" and view.top is not None else None
@@ -523,14 +546,16 @@ class GuandanScreen(GameScreen):
                 self.set_status(t("gd_bad_tribute") if kind is Tribute else t("gd_bad_return"))
             return
         if not cards:
-            # «Take cards…», or «No play beats the table: pass» when nothing could be taken to beat it
-            self.set_status(self._describe_selection())
+            # «Nothing taken yet…», or «No play beats the table: pass» when nothing could be taken to beat it
+            view = self.human_view()
+            answerable = view.top is None or any(isinstance(m, Play) for m in view.legal)
+            self.set_status(t("gd_nothing_selected") if answerable else t("gd_no_hint"))
+            self.app.bell()
             return
-        readings = self._readings()
         beating = self._beating_readings()
         if not beating:
             # Say what is wrong without asking the engine: the selection names itself.
-            self.set_status(t("gd_does_not_beat", play=combo_name(readings[0])) if readings else t("gd_not_a_play"))
+            self.set_status(self._describe_selection())
             self.app.bell()
             return
         if len(beating) > 1:
