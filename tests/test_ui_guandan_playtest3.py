@@ -161,3 +161,22 @@ async def test_p_while_leading_and_enter_with_nothing_say_why(tmp_path):
         await pilot.press("enter")
         await settle(pilot)
         assert status(screen).startswith("Nothing taken yet") and not screen.match.moves
+
+
+# ---------------------------------------------------------------- 6. the suit keys need Shift: said so
+@pytest.mark.parametrize("lang, shift", [("en", "Shift+S"), ("es", "Mayús+S")])
+async def test_the_suit_keys_say_they_need_shift(tmp_path, lang, shift):
+    from textual.widgets import MarkdownViewer
+
+    app = make_app(tmp_path, launch=launch(), lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        screen.match.turn = 0
+        screen._view = None
+        screen.refresh_table()
+        assert shift in status(screen)                   # nothing taken: the status line names the keys
+        await pilot.press("question_mark")
+        await settle(pilot)
+        source = app.screen.query_one(MarkdownViewer).document.source
+        assert f"| {shift} |" in source and "| S |" not in source
