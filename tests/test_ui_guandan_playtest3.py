@@ -180,3 +180,104 @@ async def test_the_suit_keys_say_they_need_shift(tmp_path, lang, shift):
         await settle(pilot)
         source = app.screen.query_one(MarkdownViewer).document.source
         assert f"| {shift} |" in source and "| S |" not in source
+
+
+# ---------------------------------------------------------------- 7. the hint line: fresh, in a player's words
+def _hint(move, reason="gd_why_over_partner_sure", gain=None, runner_up=None):
+    from cardtable.hints import Hint, Reason
+
+    return Hint(move=move, reason=Reason.of(reason), gain=gain, runner_up=runner_up, evaluation=None)
+
+
+def advice(screen) -> str:
+    return str(screen.query_one("#advice").render())
+
+
+async def test_the_hint_line_goes_when_you_build_another_play(tmp_path):
+    from cardtable.games.guandan.state import Play
+    from tests.test_ui_guandan import cards
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "3C 4D 9S 9H KS", 5)
+        hint = _hint(Play(tuple(cards("9S 9H")), "pair", 9), "gd_why_lead")
+        screen._hint = (screen.position(), hint)
+        screen.show_hint(hint)
+        assert advice(screen).startswith("Hint: Pair of 9s")
+        await pilot.press("x")
+        assert advice(screen) == ""                       # stale once you choose yourself
+        await goto(pilot, screen, "3")
+        await pilot.press("up")
+        assert advice(screen) == ""
+        await pilot.press("h")                            # asked again: it comes back
+        await settle(pilot)
+        assert advice(screen).startswith("Hint: Pair of 9s")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "zh"])
+async def test_the_take_key_is_never_cut_at_80_columns(tmp_path, lang):
+    from cardtable.games.guandan.state import Play
+    from tests.test_ui_guandan import cards
+
+    app = make_app(tmp_path, launch=launch(), lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "3C 4D 9S 9H 10S 10H 10D 10C 10C KS", 5)
+        bomb = Play(tuple(cards("10S 10H 10D 10C 10C")), "bomb", 10)
+        hint = _hint(Play(tuple(cards("9S 9H")), "pair", 9), "gd_why_over_partner_sure", gain=0.6, runner_up=bomb)
+        screen.show_hint(hint)
+        line = advice(screen)
+        key = {"en": "a: take it", "es": "a: tomarla", "zh": "a：采用"}[lang]
+        assert line.endswith(f" · {key}") and screen.fits(line, 2), line
+
+
+def test_the_edge_reads_as_levels_expected():
+    from cardtable.games.guandan.advice import gain_text
+    from cardtable.i18n import set_language
+
+    assert gain_text(0.6, "Bomb of five 2s") == "+0.6 levels expected over Bomb of five 2s"
+    set_language("zh")
+    assert gain_text(0.8, "一对9") == "比一对9预计多 0.8 级"          # no «多 +0.8»
+
+
+def test_a_low_lead_for_a_short_partner_says_so():
+    from cardtable import games
+    from cardtable.games.guandan.advice import explain
+    from cardtable.games.guandan.state import Play
+    from tests.test_ui_guandan import cards
+
+    match = games.get("guandan").new_match(seed=5)
+    match.level = 5
+    match.hands[0] = cards("3C 7D 7S KS KH AS QD")
+    match.hands[2] = cards("9S 9D 4C")
+    match._sort()
+    match.pending = []
+    match.turn = 0
+    view = match.view(0)
+    reason = explain(view, Play(tuple(cards("3C")), "single", 3))
+    assert reason.key == "gd_why_lead_low"
+
+
+# ---------------------------------------------------------------- 8. the checker's note names the decision
+@pytest.mark.parametrize("lang, start", [("en", "Return: the CPU would have given back 2♠"), ("zh", "还贡：电脑会还2♠")])
+async def test_a_checker_note_about_the_return_says_so(tmp_path, lang, start):
+    from cardtable.cards import parse_card
+    from cardtable.games.guandan.state import Pass, Play, Return
+    from cardtable.hints import Flag
+    from tests.test_ui_guandan import cards
+
+    app = make_app(tmp_path, launch=launch(), lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        note = screen.flag_text(Flag(1, Return(parse_card("9D")), Return(parse_card("2S")), 1.4, 0.1))
+        assert note.startswith(start), note
+        if lang == "en":
+            play = Play(tuple(cards("9S 9H")), "pair", 9)
+            assert screen.flag_text(Flag(1, Pass(), play, 0.8, 0.1)).startswith("Instead of passing, the CPU")
+            single = Play(tuple(cards("KS")), "single", 13)
+            assert screen.flag_text(Flag(1, play, single, 0.8, 0.1)).startswith(
+                "Instead of your Pair of 9s, the CPU would have played Single K")

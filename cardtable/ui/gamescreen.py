@@ -453,7 +453,7 @@ class GameScreen(Screen):
         width = max(20, self.size.width - 2)
         return len(RichText(text).wrap(self.app.console, width)) <= rows
 
-    def hint_text(self, hint: Any) -> str:
+    def hint_text(self, hint: Any, gain: bool = True) -> str:
         """«Hint: 7♣ — ducks under the 9♣ (+12 points vs 10♣)» in the player's language. The status line
         wraps it onto a second row (Spanish names are long: «el Caballo de espadas»); a reason naming so
         many cards that even two rows are too few writes them short («Ce»)."""
@@ -464,7 +464,7 @@ class GameScreen(Screen):
         line = t("hint_line", move=move, why=render(hint.reason, self.param_text))
         if not self.fits(line, HINT_ROWS):
             line = t("hint_line", move=move, why=render(hint.reason, self.short_param_text))
-        if hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
+        if gain and hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
             longer = f"{line} ({gain})"
             if len(longer) <= max(40, self.size.width - 2):   # the statistics only where they fit

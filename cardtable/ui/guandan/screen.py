@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +19,7 @@ from cardtable.i18n import t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
+from cardtable.ui.gamescreen import HINT_ROWS, HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guandan.dialogs import (
     ChooserScreen,
     GuandanMatchEnd,
@@ -98,6 +97,7 @@ class GuandanScreen(GameScreen):
         self.flash = ""
         self._chooser_open = False
         self._results_timer: Any = None
+        self._hint_shown = False          # the advice line shows the search's hint (not a checker note)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -297,6 +297,7 @@ class GuandanScreen(GameScreen):
 
     @on(ColumnsView.SelectionChanged)
     def columns_clicked(self) -> None:
+        self.forget_shown_hint()
         self.selection_changed()
 
     @on(PlayControl.Pressed)
@@ -375,19 +376,23 @@ class GuandanScreen(GameScreen):
         if not self.columns.take():
             self.set_status(t("gd_all_taken"))
             return
+        self.forget_shown_hint()
         self.selection_changed()
 
     def action_tap(self) -> None:
         """Space: the source's tap cycle (one more card; all taken, the next tap empties the column)."""
         self.columns.press()
+        self.forget_shown_hint()
         self.selection_changed()
 
     def action_put_back(self) -> None:
-        self.columns.put_back()
+        if self.columns.put_back():
+            self.forget_shown_hint()
         self.selection_changed()
 
     def action_suit(self, suit: str) -> None:
         if self.columns.take_suit(suit):
+            self.forget_shown_hint()
             self.selection_changed()
         else:
             self.app.bell()
@@ -395,6 +400,7 @@ class GuandanScreen(GameScreen):
     def action_clear(self) -> None:
         self.columns.clear()
         self.hint_index = -1
+        self.forget_shown_hint()
         self.selection_changed()
 
     def action_sort(self) -> None:
@@ -415,12 +421,15 @@ class GuandanScreen(GameScreen):
     def show_hint(self, hint: Any) -> None:
         line = self.hint_text(hint)
         if self.match.to_move() == HUMAN:
-            # «a» does not pass (it clears the selection and says p passes): a pass names p instead.
+            # «a» does not pass (it clears the selection and says p passes): a pass names p instead. The
+            # key comes before the expected edge: without the edge when both do not fit the two rows.
             key_text = t("gd_pass_advice_key") if isinstance(hint.move, Pass) else t("gd_take_advice_key")
-            key = f"{line} · {key_text}"
-            if cell_len(key) <= max(40, self.size.width - 2):
-                line = key
+            for text in (line, self.hint_text(hint, gain=False)):
+                if self.fits(f"{text} · {key_text}", HINT_ROWS):
+                    line = f"{text} · {key_text}"
+                    break
         self.say_advice(line)
+        self._hint_shown = True
         if self._take_advice is not None and self._same_position(self._take_advice):
             self._take_advice = None
             self.select_move(hint.move)
@@ -449,6 +458,27 @@ class GuandanScreen(GameScreen):
     def hint_failed(self) -> None:
         self._take_advice = None
         self.say_advice("")
+
+    def flag_text(self, flag: Any) -> str:
+        """The checker's note names the decision it is about: the return, or the play you made."""
+        from cardtable.games.guandan.advice import amount
+
+        cost = amount(flag.cost)
+        better = self.move_text(flag.better)
+        if isinstance(flag.better, (Return, Tribute)):
+            return t("gd_check_return", move=better, cost=cost)
+        if isinstance(flag.played, Pass):
+            return t("gd_check_instead_pass", move=better, cost=cost)
+        if isinstance(flag.better, Pass):
+            return t("gd_check_pass_instead", played=self.move_text(flag.played), cost=cost)
+        return t("gd_check_instead", played=self.move_text(flag.played), move=better, cost=cost)
+
+    def forget_shown_hint(self) -> None:
+        """You changed the selection yourself (x, ↑, a suit key, a click): the hint line, about the play it
+        named, goes until h or a asks again (it stayed and read as if about the new selection)."""
+        if self._hint_shown:
+            self._hint_shown = False
+            self.say_advice("")
 
     def move_text(self, move: Any) -> str:
         if isinstance(move, (Tribute, Return)):
