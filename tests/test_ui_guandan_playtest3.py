@@ -281,3 +281,65 @@ async def test_a_checker_note_about_the_return_says_so(tmp_path, lang, start):
             single = Play(tuple(cards("KS")), "single", 13)
             assert screen.flag_text(Flag(1, play, single, 0.8, 0.1)).startswith(
                 "Instead of your Pair of 9s, the CPU would have played Single K")
+
+
+# ---------------------------------------------------------------- 9. the tribute stays in sight
+def _first_lead_after_a_tribute(tmp_path):
+    """A save at hand 2 after the tribute and the return, the first lead made (the CPUs played every seat
+    of hand 1 and the tribute off the UI), and the app continuing it."""
+    from cardtable import games
+    from cardtable.games.guandan.bots import NormalBot
+    from cardtable.saves import SaveStore
+
+    bot = NormalBot()
+    for seed in range(1, 40):
+        match = games.get("guandan").new_match(seed=seed)
+        while match.hand == 1 or match.phase == "tribute":
+            match.apply(bot.choose(match.view(match.to_move())), match.to_move())
+        if match.tribute in ("single", "double") and match.to_move() != 0:
+            break
+    match.apply(bot.choose(match.view(match.to_move())), match.to_move())      # the first lead
+    players = ["human", "cpu:normal", "cpu:normal", "cpu:normal"]
+    SaveStore(tmp_path / "saves").save("gd-tribute", match, players)
+    return make_app(tmp_path, launch=("continue", "gd-tribute"))
+
+
+async def test_the_tribute_stays_in_sight_until_the_first_trick_ends(tmp_path, monkeypatch):
+    from cardtable.ui.dialogs import LastTrickDialog
+    from cardtable.ui.guandan import TableView
+
+    monkeypatch.setattr(GuandanScreen, "cpu_may_move", lambda self: False)     # stay within the first trick
+    app = _first_lead_after_a_tribute(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        view = screen.human_view()
+        assert view.plays and not view.last_trick and view.tribute_moves
+        box = screen.query_one(TableView)
+        assert box.border_title.startswith("Tribute: ") and "→" in box.border_title
+        assert box.border_subtitle.startswith("Return: ")
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, LastTrickDialog)
+        shown = "\n".join(str(line) for line in app.screen.lines)
+        assert "Tribute" in shown and "Return" in shown
+
+
+# ---------------------------------------------------------------- 10. the «+3» by the team that rose
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_rise_sits_by_the_team_that_rose(tmp_path, lang):
+    app = pinned_app(tmp_path, "guandan-last-play", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = _game_table(app)
+        screen.results_pause = lambda: 600.0
+        await _play_the_last_card(pilot, screen)
+        record = screen.pending_results
+        bar = str(screen.query_one("#gd-level").render()).split("\n")[0]
+        us, them = ("Us", "Them") if lang == "en" else ("我方", "对方")
+        rose = us if record["winner_team"] == 0 else them
+        other = them if rose == us else us
+        level = record["levels"][record["winner_team"]]
+        assert f"{rose} {level} +{record['level_up']} " in bar, bar
+        assert bar.index(f"+{record['level_up']}") < bar.index(other) or rose == them
+        assert "  ·" not in bar, bar                       # no double space before the next part

@@ -140,8 +140,15 @@ class GuandanMatchEnd(MatchEndDialog):
 
 
 def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
-    """The last closed trick: each seat's play or pass in order, then who won it."""
+    """The last closed trick: each seat's play or pass in order, then who won it. Before the first trick
+    ends, the hand's tribute and return (who paid what to whom), if it had any."""
+    from cardtable.ui.guandan.widgets import tribute_text
+
     if not view.last_trick:
+        if view.tribute_moves and view.phase != "over":
+            rows = tribute_text(view, style)
+            rows.rstrip()
+            return LastTrickDialog(list(rows.split("\n")), t("no_last_trick"))
         return LastTrickDialog([], None)
     lines = []
     for seat, move in view.last_trick:

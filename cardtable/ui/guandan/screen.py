@@ -94,7 +94,8 @@ class GuandanScreen(GameScreen):
         self.hint_index = -1
         self._take_advice: tuple[Any, int] | None = None    # the position where «a» waits for the hint
         self._hints: tuple[int, list[tuple[list[Card], str]]] | None = None
-        self.flash = ""
+        self.flash = ""                 # «+3» on the level bar, by the team that rose (flash_team)
+        self.flash_team = 0
         self._chooser_open = False
         self._results_timer: Any = None
         self._hint_shown = False          # the advice line shows the search's hint (not a checker note)
@@ -142,6 +143,7 @@ class GuandanScreen(GameScreen):
         ended = [r for r in records if r["type"] == "hand_end"]
         for record in ended:
             self.flash = t("gd_level_up", n=record["level_up"]) if record["level_up"] else ""
+            self.flash_team = record["winner_team"]
         pause = self.results_pause() if ended else 0.0
         if pause <= 0:
             super().after_move(seat, move, records)
@@ -222,7 +224,7 @@ class GuandanScreen(GameScreen):
             return
         view = self.fresh_view()
         style = self.style_name
-        self.query_one(LevelBar).show(view, self.flash)
+        self.query_one(LevelBar).show(view, self.flash, self.flash_team)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
             self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, style, one_line=seat == 2))
         columns, labels = self._column_groups(view)

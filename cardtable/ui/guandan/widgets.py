@@ -3,6 +3,7 @@ control."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -36,13 +37,21 @@ from cardtable.ui.widgets import MARKER, MARKER_ASCII
 class LevelBar(Static):
     DEFAULT_CSS = "LevelBar { height: 2; padding: 0 1; background: $boost; }"
 
-    def show(self, view: GuandanView, flash: str = "") -> None:
+    def show(self, view: GuandanView, flash: str = "", team: int = 0) -> None:
+        """The levels (``flash``, the «+3» of a hand just won, beside the team ``team`` that rose), the Aces'
+        failures, and the counters of the big cards not yet played."""
         out = view.still_out()
+        marks = ("\x01", "\x02")               # where each team's level ends, in the language's own order
+        line = t("gd_level_bar", us=rules.rank_name(view.levels[0]) + marks[0],
+                 them=rules.rank_name(view.levels[1]) + marks[1], level=rules.rank_name(view.level))
         text = Text()
-        text.append(t("gd_level_bar", us=rules.rank_name(view.levels[0]), them=rules.rank_name(view.levels[1]),
-                      level=rules.rank_name(view.level)), style="bold")
-        if flash:
-            text.append(f" {flash} ", style="bold green reverse")
+        for part in re.split("([\x01\x02])", line):
+            if part in marks:
+                if flash and marks.index(part) == team:
+                    text.append(" ")
+                    text.append(flash, style="bold green reverse")
+            else:
+                text.append(part, style="bold")
         text.append(f" · {fails_text(view, view.a_failures)}")
         text.append("\n")
         text.append(t("gd_out", bj=out["BJ"], sj=out["SJ"], wild=out["wild"], level=out["level"]), style="dim")
@@ -85,6 +94,12 @@ class TableView(Static):
         tribute = self.tribute_panel(view, style)
         self.set_class(tribute is not None, "tribute")
         self.border_title = t("gd_tribute_title") if tribute is not None else ""
+        self.border_subtitle = ""
+        if tribute is None and view.plays and not view.last_trick and view.tribute_moves:
+            # Until the first trick ends the border keeps who paid what and what came back (l: in full).
+            paid, back = tribute_rows(view, style, "tribute"), tribute_rows(view, style, "return")
+            self.border_title = f"{t('gd_tribute_row')}: " + " · ".join(paid) if paid else ""
+            self.border_subtitle = f"{t('gd_return_row')}: " + " · ".join(back) if back else ""
         text = Text()
         if tribute is not None:
             text.append_text(tribute)
@@ -122,14 +137,26 @@ class TableView(Static):
             return None
         if view.tribute == "anti":
             return Text(anti_text(view.anti_holders) + "\n", style="yellow")
-        text = Text()
-        for kind, giver, receiver, card in view.tribute_moves:
-            label = t("gd_tribute_row") if kind == "tribute" else t("gd_return_row")
-            text.append(cells.ljust(label, 5), style="yellow")
-            text.append(f"{seat_name(giver)} → {seat_name(receiver)}  ")
-            text.append_text(card_text(card, style, width=0))
-            text.append("\n")
-        return text
+        return tribute_text(view, style)
+
+
+def tribute_rows(view: GuandanView, style: str, kind: str) -> list[str]:
+    """«Right→You BJ» for each tribute (or return) made so far."""
+    return [f"{seat_name(giver)}→{seat_name(receiver)} {card_label(card, style)}"
+            for made, giver, receiver, card in view.tribute_moves if made == kind and card is not None]
+
+
+def tribute_text(view: GuandanView, style: str) -> Text:
+    """One line per tribute and return: «Tribute Right → You BJ» (no columns: at 80 columns the table has
+    34 cells, and «Devolución Izquierda → Compañero» needs them all)."""
+    labels = {"tribute": t("gd_tribute_row"), "return": t("gd_return_row")}
+    text = Text()
+    for kind, giver, receiver, card in view.tribute_moves:
+        text.append(labels[kind] + " ", style="yellow")
+        text.append(f"{seat_name(giver)} → {seat_name(receiver)} ")
+        text.append_text(card_text(card, style, width=0))
+        text.append("\n")
+    return text
 
 
 class ColumnsView(Widget, can_focus=True):
