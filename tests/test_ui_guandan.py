@@ -539,7 +539,7 @@ async def test_tribute_panel_until_the_first_lead(tmp_path):
         panel = screen.query_one(TableView)
         text = str(panel.render())
         assert panel.has_class("tribute") and panel.border_title == "Tribute"
-        assert "Left → You  A♠" in text and "You → Left  3♦" in text
+        assert "Tribute Left → You A♠" in text and "Return You → Left 3♦" in text
         await my_turn(pilot, app)                                # the first lead closes the panel
         assert not screen.query_one(TableView).has_class("tribute")
 
