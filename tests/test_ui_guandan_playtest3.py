@@ -343,3 +343,93 @@ async def test_the_rise_sits_by_the_team_that_rose(tmp_path, lang):
         assert f"{rose} {level} +{record['level_up']} " in bar, bar
         assert bar.index(f"+{record['level_up']}") < bar.index(other) or rose == them
         assert "  ·" not in bar, bar                       # no double space before the next part
+
+
+# ---------------------------------------------------------------- the statistics screen and `cardtable stats`
+def _some_statistics():
+    from cardtable.stats import LevelStats
+
+    return [LevelStats("gongzhu", "normal", True, matches=12, finished=10, won=4, hands=130, hands_won=40,
+                       hands_decided=120, points=-4321, best=320, worst=-640, seconds=7300, streak=2, best_streak=5),
+            LevelStats("guandan", "expert", False, matches=3, finished=2, won=1, hands=31, hands_won=15,
+                       hands_decided=31, points=12, best=3, worst=-3, seconds=1900, streak=0, best_streak=2)]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "zh"])
+async def test_the_statistics_table_fits_80_columns(tmp_path, lang):
+    from textual.widgets import DataTable
+
+    from cardtable.i18n import t
+    from cardtable.ui.statistics import StatisticsScreen
+
+    app = make_app(tmp_path, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        rows = _some_statistics()
+
+        async def call(method, *args, **kwargs):
+            return rows if method == "summary" else []
+        app.statistics.call = call
+        app.action_statistics()
+        await settle(pilot)
+        assert isinstance(app.screen, StatisticsScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.virtual_size.width <= table.region.width, (table.virtual_size, table.region)
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        for word in (t("game_guandan"), t("stats_level_expert"), t("stats_with_undo"), "−640", "2h01"):
+            assert word in shown, word
+        assert "…" not in shown
+
+
+async def test_left_and_right_switch_the_statistics_chart_and_the_keys_screen_names_them(tmp_path):
+    from textual.widgets import MarkdownViewer
+
+    from cardtable.ui.statistics import StatisticsScreen
+
+    app = make_app(tmp_path, lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.action_statistics()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatisticsScreen)
+        first = screen.chart_game
+        await pilot.press("right")
+        await settle(pilot)
+        assert screen.chart_game != first
+        await pilot.press("left")
+        await settle(pilot)
+        assert screen.chart_game == first
+        await pilot.press("question_mark")
+        await settle(pilot)
+        source = app.screen.query_one(MarkdownViewer).document.source
+        assert "| ← | Juego anterior |" in source and "previous_game" not in source
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [50, 80])
+def test_cardtable_stats_breaks_lines_between_items_only(lang, width):
+    from cardtable import i18n
+    from cardtable.cli import stats_lines
+    from cardtable.stats import format_row, summary_columns
+
+    i18n.set_language(lang)
+    for row in _some_statistics():
+        cells = format_row(row)
+        items = [f"{name} {cell}" for name, cell in zip(summary_columns()[1:], cells[1:])]
+        lines = stats_lines(items, width)
+        assert " · ".join(line.strip() for line in lines) == " · ".join(items)     # nothing cut or lost
+        for line in lines:
+            assert not line.rstrip().endswith("·") and not line.lstrip().startswith("·"), line
+
+
+def test_cardtable_stats_writes_the_minus_sign(capsys, monkeypatch):
+    from cardtable import stats
+    from cardtable.cli import main
+
+    monkeypatch.setattr(stats.StatsDB, "summary", lambda self, game=None: _some_statistics())
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["--lang", "zh", "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "−640" in out and "-640" not in out and "(有悔牌)" not in out
+    assert all(not line.rstrip().endswith("·") for line in out.splitlines())
