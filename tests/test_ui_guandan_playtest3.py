@@ -433,3 +433,48 @@ def test_cardtable_stats_writes_the_minus_sign(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "−640" in out and "-640" not in out and "(有悔牌)" not in out
     assert all(not line.rstrip().endswith("·") for line in out.splitlines())
+
+
+# ---------------------------------------------------------------- the wild marked on the card, runs in order
+def test_a_wild_is_marked_on_the_card_and_runs_read_from_their_low_end():
+    from cardtable.games.guandan import rules
+    from cardtable.ui.guandan.text import play_cards
+    from tests.test_ui_guandan import cards
+
+    level = 2
+    full = cards("2H 6C 6D 6H 9S 9D")[:5]                     # 2♥ 6♣ 6♦ 6♥ 9♠: the wild as a 9
+    combo = next(c for c in rules.classify(full, level) if c.type == "full_house")
+    shown = str(play_cards(full, combo, level, "colour"))
+    assert "2♥→9" in shown and " as " not in shown and "♠→" not in shown
+    low = cards("2C 3H 4S 5C AD")
+    straight = next(c for c in rules.classify(low, 7) if c.type == "straight")
+    assert str(play_cards(low, straight, 7, "colour")) == "A♦ 2♣ 3♥ 4♠ 5♣"
+    run = cards("6S 7S 8S 10S 2H")                               # the wild as the 9♠ of a straight flush
+    flush = next(c for c in rules.classify(run, 2) if c.type == "straight_flush")
+    assert str(play_cards(run, flush, 2, "colour")) == "6♠ 7♠ 8♠ 2♥→9♠ 10♠"
+    plain = next(c for c in rules.classify(run, 2, sf_as_straight=True) if c.type == "straight") if any(
+        c.type == "straight" for c in rules.classify(run, 2)) else None
+    if plain is not None:
+        assert "2♥→9 " in str(play_cards(run, plain, 2, "colour"))      # the suit does not matter there
+
+
+async def test_the_wild_stays_marked_on_the_seat_plates_and_the_table(tmp_path):
+    from cardtable.games.guandan import rules
+    from cardtable.games.guandan.state import Play, TopPlay
+    from cardtable.ui.guandan import TableView
+    from tests.test_ui_guandan import cards, screen_text
+
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "3C 9D AS KS", 5)
+        played = cards("5H 6C 6D 6H")                           # 5♥ (wild) 6♣ 6♦ 6♥: a bomb of four 6s
+        combo = next(c for c in rules.classify(played, 5) if c.type == "bomb")
+        screen.match.top = TopPlay(3, tuple(played), combo)
+        screen.match.actions = [None, None, None, Play(tuple(played), combo.type, combo.key)]
+        screen._view = None
+        screen.refresh_table()
+        await settle(pilot)
+        assert "5♥→6" in str(screen.query_one(TableView).render())
+        assert screen_text(app).count("5♥→6") == 2, screen_text(app)       # the table and Left's plate

@@ -31,6 +31,7 @@ from cardtable.ui.guandan.text import (
     combo_name,
     rank_label,
     seat_name,
+    wild_marks,
 )
 from cardtable.ui.guandan.why import why_no_beat, why_not_a_play
 from cardtable.ui.guandan.widgets import ColumnsView, LevelBar, PlayControl, TableView, seat_plate
@@ -342,8 +343,9 @@ class GuandanScreen(GameScreen):
         return self._wilds_text(combo)
 
     def _wilds_text(self, combo: Combo) -> str:
+        """What the selection's wilds stand for: «2♥→6»."""
         if combo.wilds_as:
-            return t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as))
+            return wild_marks(self.columns.selection(), combo, self.human_view().level, self.style_name)
         return ""
 
     # -- actions
@@ -592,7 +594,7 @@ class GuandanScreen(GameScreen):
             return
         if len(beating) > 1:
             self._chooser_open = True
-            self.app.push_screen(ChooserScreen(beating, self.style_name),
+            self.app.push_screen(ChooserScreen(beating, self.style_name, cards, self.human_view().level),
                                  callback=lambda index: self._chosen(cards, beating, index))
             return
         self._play_cards(cards, beating[0])

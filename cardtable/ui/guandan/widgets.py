@@ -20,13 +20,15 @@ from cardtable.games.guandan.state import GuandanView, Pass, Play
 from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
 from cardtable.ui import cells
-from cardtable.ui.cardart import card_label, card_text, cards_text
+from cardtable.ui.cardart import card_label, card_text
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.guandan.text import (
     anti_text,
     combo_name,
+    combo_of,
     fails_text,
     place_name,
+    play_cards,
     seat_name,
 )
 from cardtable.ui.seats import Plate
@@ -68,7 +70,8 @@ def seat_plate(view: GuandanView, seat: int, style: str, one_line: bool = False)
     last = Text(style=emphasis)
     action = view.actions[seat]
     if isinstance(action, Play):
-        last.append_text(cards_text(action.cards, style, sep=""))
+        combo = combo_of(action.cards, action.type, action.key, view.level, view.options.straight_flush_as_straight)
+        last.append_text(play_cards(action.cards, combo, view.level, style, sep=""))
     elif isinstance(action, Pass):
         last.append(t("gd_passed"), style="dim italic")
     if one_line:
@@ -107,11 +110,7 @@ class TableView(Static):
             text.append(f"{seat_name(view.top.seat)}: ", style="bold")
             text.append(combo_name(view.top.combo))
             text.append("\n")
-            text.append_text(cards_text(view.top.cards, style))
-            if view.top.combo.wilds_as:
-                text.append("  ")
-                text.append(t("gd_as", cards=" ".join(card_label(c, style) for c in view.top.combo.wilds_as)),
-                            style="italic")
+            text.append_text(play_cards(view.top.cards, view.top.combo, view.level, style))
             text.append("\n")
         elif view.last_winner is not None and not view.trick:
             winner = view.last_winner
@@ -125,7 +124,8 @@ class TableView(Static):
             text.append(f"{seat_name(HUMAN)}: {t('gd_passed')}\n", style="dim")
         elif tribute is None and isinstance(mine, Play) and (view.top is None or view.top.seat != HUMAN):
             text.append(f"{seat_name(HUMAN)}: ", style="dim")
-            text.append_text(cards_text(mine.cards, style, sep=""))
+            combo = combo_of(mine.cards, mine.type, mine.key, view.level, view.options.straight_flush_as_straight)
+            text.append_text(play_cards(mine.cards, combo, view.level, style, sep=""))
             text.append("\n")
         text.append(status, style="bold")
         self.update(text)
