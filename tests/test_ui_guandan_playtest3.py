@@ -478,3 +478,29 @@ async def test_the_wild_stays_marked_on_the_seat_plates_and_the_table(tmp_path):
         await settle(pilot)
         assert "5♥→6" in str(screen.query_one(TableView).render())
         assert screen_text(app).count("5♥→6") == 2, screen_text(app)       # the table and Left's plate
+
+
+# ---------------------------------------------------------------- Chinese: full-width punctuation, aligned columns
+async def test_chinese_table_text_uses_full_width_punctuation_and_aligned_joker_labels(tmp_path):
+    from cardtable.games.guandan import rules
+    from cardtable.games.guandan.state import Play, TopPlay
+    from cardtable.ui.guandan import ColumnsView, TableView
+    from tests.test_ui_guandan import cards
+
+    app = make_app(tmp_path, launch=launch(), lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "10S 10D KS SJ BJ BJ", 5)
+        played = cards("9C 9D")
+        combo = next(c for c in rules.classify(played, 5) if c.type == "pair")
+        screen.match.top = TopPlay(2, tuple(played), combo)
+        screen.match.actions = [None, None, Play(tuple(played), combo.type, combo.key), None]
+        screen._view = None
+        screen.refresh_table()
+        await settle(pilot)
+        middle = str(screen.query_one(TableView).render())
+        assert "对家：" in middle and "对家:" not in middle
+        lines = str(screen.query_one(ColumnsView).render()).split("\n")
+        for label in ("小王", "大王", "10"):
+            assert lines[0].index(label) == lines[1].index(label), (label, lines[:2])

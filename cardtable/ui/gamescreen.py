@@ -466,7 +466,7 @@ class GameScreen(Screen):
             line = t("hint_line", move=move, why=render(hint.reason, self.short_param_text))
         if gain and hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
-            longer = f"{line} ({gain})"
+            longer = t("hint_with_gain", line=line, gain=gain)
             if len(longer) <= max(40, self.size.width - 2):   # the statistics only where they fit
                 return longer
         return line

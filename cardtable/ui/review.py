@@ -365,7 +365,7 @@ class GuandanRenderer(Renderer):
 
         def flush() -> None:
             if passes:
-                text.append(f"  ({t('gd_passed')}: {', '.join(passes)})", style="dim italic")
+                text.append("  " + t("gd_passes_after", names=t("gd_name_sep").join(passes)), style="dim italic")
                 passes.clear()
 
         for index, (seat, move) in enumerate(step.plays):

@@ -154,7 +154,7 @@ def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
         return LastTrickDialog([], None)
     lines = []
     for seat, move in view.last_trick:
-        line = Text(f"{seat_name(seat)}: ", style="bold")
+        line = Text(t("gd_seat_label", name=seat_name(seat)), style="bold")
         if isinstance(move, Play):
             combo = combo_of(move.cards, move.type, move.key, view.level, view.options.straight_flush_as_straight)
             if combo is not None:

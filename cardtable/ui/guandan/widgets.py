@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.message import Message
@@ -101,13 +102,13 @@ class TableView(Static):
         if tribute is None and view.plays and not view.last_trick and view.tribute_moves:
             # Until the first trick ends the border keeps who paid what and what came back (l: in full).
             paid, back = tribute_rows(view, style, "tribute"), tribute_rows(view, style, "return")
-            self.border_title = f"{t('gd_tribute_row')}: " + " · ".join(paid) if paid else ""
-            self.border_subtitle = f"{t('gd_return_row')}: " + " · ".join(back) if back else ""
+            self.border_title = t("gd_seat_label", name=t("gd_tribute_row")) + " · ".join(paid) if paid else ""
+            self.border_subtitle = t("gd_seat_label", name=t("gd_return_row")) + " · ".join(back) if back else ""
         text = Text()
         if tribute is not None:
             text.append_text(tribute)
         elif view.top is not None:
-            text.append(f"{seat_name(view.top.seat)}: ", style="bold")
+            text.append(t("gd_seat_label", name=seat_name(view.top.seat)), style="bold")
             text.append(combo_name(view.top.combo))
             text.append("\n")
             text.append_text(play_cards(view.top.cards, view.top.combo, view.level, style))
@@ -121,9 +122,9 @@ class TableView(Static):
             text.append("\n")
         mine = view.actions[HUMAN]
         if tribute is None and isinstance(mine, Pass):
-            text.append(f"{seat_name(HUMAN)}: {t('gd_passed')}\n", style="dim")
+            text.append(t("gd_seat_label", name=seat_name(HUMAN)) + t("gd_passed") + "\n", style="dim")
         elif tribute is None and isinstance(mine, Play) and (view.top is None or view.top.seat != HUMAN):
-            text.append(f"{seat_name(HUMAN)}: ", style="dim")
+            text.append(t("gd_seat_label", name=seat_name(HUMAN)), style="dim")
             combo = combo_of(mine.cards, mine.type, mine.key, view.level, view.options.straight_flush_as_straight)
             text.append_text(play_cards(mine.cards, combo, view.level, style, sep=""))
             text.append("\n")
@@ -302,7 +303,8 @@ class ColumnsView(Widget, can_focus=True):
             label = f"{len(self.chosen[i])}/{len(column)}" if self.chosen[i] else self.labels[i]
             if current and not marker_row:
                 label = f"▸{label}"
-            lines[0].append(cells.center(label, width), style=("reverse " if current else "") + ("bold" if lit else "grey42"))
+            lines[0].append(self._label_cell(label, column[0], width),
+                            style=("reverse " if current else "") + ("bold" if lit else "grey42"))
             for row in range(height):
                 top = row * card_rows + 1
                 if row < len(column) and shown < self.revealed:
@@ -324,6 +326,18 @@ class ColumnsView(Widget, can_focus=True):
                 marker = (MARKER_ASCII if self.style_name == "ascii" else MARKER) if i == self.cursor else " "
                 lines[-1].append(marker.center(width), style="bold")
         return Text("\n").join(lines)
+
+    def _label_cell(self, label: str, card: Card, width: int) -> str:
+        """A rank label sits over the rank of its cards (a «10», a wide «小王» too); other labels centred."""
+        face = card_label(card, self.style_name)
+        if label == face:                                   # a joker: the label is the whole card
+            shape = cells.rjust(label, 3)
+        elif label == face[:-1]:                            # a rank: a blank where the suit is
+            shape = cells.rjust(label + " ", 3)
+        else:
+            return cells.center(label, width)
+        spare = max(0, width - cell_len(shape))
+        return " " * (spare // 2) + shape + " " * (spare - spare // 2)
 
     def _hit(self, event: events.Click) -> tuple[int, int | None] | None:
         """(column, row of the card or None for the label) under a click."""
