@@ -504,3 +504,67 @@ async def test_chinese_table_text_uses_full_width_punctuation_and_aligned_joker_
         lines = str(screen.query_one(ColumnsView).render()).split("\n")
         for label in ("小王", "大王", "10"):
             assert lines[0].index(label) == lines[1].index(label), (label, lines[:2])
+
+
+# ---------------------------------------------------------------- the readings line, the summary, the last trick
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_readings_line_is_never_cut_at_80_columns(tmp_path, lang):
+    from rich.cells import cell_len
+
+    from cardtable.i18n import t
+
+    app = make_app(tmp_path, launch=launch(), lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        deal(screen, "5C 6D 7S 8H 9C 10D 2H 2H KS", 2)        # two wilds and 5 6 7: straights 3–7 to 5–9
+        for label in ("5", "6", "7", "2"):
+            await goto(pilot, screen, label)
+            await pilot.press("up", "up") if label == "2" else await pilot.press("up")
+        shown = status(screen)
+        readings = len(screen._beating_readings())
+        assert readings > 2 and cell_len(shown) <= screen._status_room(), shown     # whole, never cut
+        assert t("gd_readings", n=readings) in shown or shown.count(" / ") == readings - 1
+
+
+async def test_the_summary_names_its_second_column_and_guandan_calls_a_trick_lun(tmp_path):
+    from cardtable.ui.dialogs import LastTrickDialog
+
+    app = pinned_app(tmp_path, "guandan-last-play", lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = _game_table(app)
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, LastTrickDialog) and app.screen.title_text == "上一轮"
+        await pilot.press("escape")
+        await settle(pilot)
+        await _play_the_last_card(pilot, screen)
+        await pilot.press("space")
+        await settle(pilot)
+        assert isinstance(app.screen, GuandanSummary)
+        from tests.test_ui_guandan import screen_text
+
+        text = screen_text(app)
+        assert "名次" in text and "玩家" in text
+
+
+async def test_toasts_stay_off_the_status_line(tmp_path):
+    app = make_app(tmp_path, launch=launch())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        screen = table(app)
+        from textual.widgets._toast import Toast
+
+        await pilot.press("s")                                # «by play»: a toast
+        await wait_until(pilot, lambda: bool(app.screen.query(Toast)) and app.screen.query(Toast).first().region.height)
+        toast = app.screen.query(Toast).first()
+        assert toast.region.bottom <= screen.query_one("#gd-columns").region.y, toast.region
+        assert toast.region.y >= 1                            # under the title bar
+
+
+def test_the_readme_lists_every_cpu_level():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "--level easy\\|normal\\|hard\\|expert]" in readme

@@ -120,7 +120,7 @@ class GuandanSummary(HandEndDialog):
         record = self.record
         table = Table(expand=False, pad_edge=False)
         table.add_column(t("gd_places"))
-        table.add_column("")
+        table.add_column(t("gd_player"))
         finish = record["finish"]
         out = min(finish.index(partner(finish[0])) + 1, 3)     # players out when the hand ended
         for index, seat in enumerate(finish):
@@ -150,8 +150,8 @@ def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
         if view.tribute_moves and view.phase != "over":
             rows = tribute_text(view, style)
             rows.rstrip()
-            return LastTrickDialog(list(rows.split("\n")), t("no_last_trick"))
-        return LastTrickDialog([], None)
+            return LastTrickDialog(list(rows.split("\n")), t("gd_no_last_trick"), t("gd_last_trick"))
+        return LastTrickDialog([], None, t("gd_last_trick"), t("gd_no_last_trick"))
     lines = []
     for seat, move in view.last_trick:
         line = Text(t("gd_seat_label", name=seat_name(seat)), style="bold")
@@ -164,4 +164,5 @@ def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
             line.append(t("gd_passed"), style="dim italic")
         lines.append(line)
     winner = view.last_winner
-    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)))
+    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)),
+                           t("gd_last_trick"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -336,11 +337,22 @@ class GuandanScreen(GameScreen):
         if not beating:
             return why_no_beat(readings[0], view.top.combo, view.level)
         if len(beating) > 1:
-            return " / ".join(combo_name(c) for c in beating) + " — " + t("gd_readings", n=len(beating))
+            # The readings by name where the status line has room, else their number alone (it was cut at
+            # 80 columns: «… 4 readings: Enter to»).
+            names = " / ".join(combo_name(c) for c in beating)
+            choose = t("gd_readings", n=len(beating))
+            short = t("gd_readings_short", n=len(beating))
+            return next((text for text in (f"{names} — {choose}", f"{names} — {short}", names)
+                         if cell_len(text) <= self._status_room()), choose)
         combo = beating[0]                  # the play control names it; the status adds what wilds stand for
         if view.top is not None and view.top.seat == partner(HUMAN) and len(cards) < len(view.hand):
             return " · ".join(filter(None, (self._wilds_text(combo), t("gd_why_over_your_partner"))))
         return self._wilds_text(combo)
+
+    def _status_room(self) -> int:
+        """The cells of the status line beside the play control."""
+        bottom = self.query_one("#gd-bottom").size.width or self.size.width
+        return max(20, bottom - self.query_one(PlayControl).outer_size.width - 2)
 
     def _wilds_text(self, combo: Combo) -> str:
         """What the selection's wilds stand for: «2♥→6»."""
