@@ -568,3 +568,16 @@ def test_the_readme_lists_every_cpu_level():
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "--level easy\\|normal\\|hard\\|expert]" in readme
+
+
+def test_the_chinese_rules_and_words_read_as_chinese():
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "cardtable"
+    rules_zh = (root / "games" / "guandan" / "rules_zh.md").read_text()
+    assert "«" not in rules_zh and "»" not in rules_zh                  # Chinese quotes: “”
+    assert " < 天王炸" not in rules_zh                                   # the bomb ladder is a list
+    catalogue = tomllib.loads((root / "locales" / "zh.toml").read_text())
+    assert not [key for key, text in catalogue.items() if "重发" in text]  # one term: 重打这一局
+    assert catalogue["gd_last_trick"] == "上一轮" and catalogue["gd_review"] == "l：上一轮"
