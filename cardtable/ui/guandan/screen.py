@@ -335,7 +335,9 @@ class GuandanScreen(GameScreen):
             return self._wilds_text(readings[0])
         beating = self._beating_readings()
         if not beating:
-            return why_no_beat(readings[0], view.top.combo, view.level)
+            why = why_no_beat(readings[0], view.top.combo, view.level)
+            return why if cell_len(why) <= self._status_room() else why_no_beat(readings[0], view.top.combo,
+                                                                                 view.level, short=True)
         if len(beating) > 1:
             # The readings by name where the status line has room, else their number alone (it was cut at
             # 80 columns: «… 4 readings: Enter to»).

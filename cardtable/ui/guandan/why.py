@@ -36,18 +36,27 @@ def why_not_a_play(cards: Sequence[Card], level: int) -> str:
     return t("gd_why_not_many")
 
 
-def why_no_beat(combo: Combo, top: Combo, level: int) -> str:
-    """The reason ``combo`` (a play) does not beat ``top``, the play on the table."""
+def why_no_beat(combo: Combo, top: Combo, level: int, short: bool = False) -> str:
+    """The reason ``combo`` (a play) does not beat ``top``, the play on the table; ``short``: without
+    naming ``combo`` (the play control beside the status line names it), for a narrow status line."""
     play, table = combo_name(combo), combo_name(top)
     if combo.is_bomb:                                 # only a bomb above on the ladder beats it
+        if short:
+            return t("gd_why_bomb_lower_short", top=table)
         return t("gd_why_bomb_lower", play=play, top=table)
     if top.is_bomb:
         return t("gd_why_needs_bomb", top=table)
     if combo.type != top.type:
+        if short:
+            return t("gd_why_other_kind_short", top=table)
         return t("gd_why_other_kind", play=play, top=table)
     if rules.strength(combo, level) == rules.strength(top, level):
+        if short:
+            return t("gd_why_equal_short", top=table)
         return t("gd_why_equal", play=play, top=table)
     if combo.key == rules.ACE and top.key == level and top.type in ("single", "pair", "triple", "full_house",
                                                                      "bomb"):
         return t("gd_why_level_over_ace", level=rules.rank_name(level))
+    if short:
+        return t("gd_why_lower_short", top=table)
     return t("gd_why_lower", play=play, top=table)
