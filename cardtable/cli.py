@@ -334,6 +334,7 @@ def _start_app(args: argparse.Namespace, settings, launch, store, notices: tuple
 
 
 def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
+    import dataclasses
     import json
 
     from rich.console import Console
@@ -361,9 +362,37 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
     names = summary_columns()
     for row in rows:
         cells = format_row(row)
-        console.print(cells[0], style="bold")
-        console.print("  " + " · ".join(f"{name} {cell}" for name, cell in zip(names[1:], cells[1:])))
+        # «Gong Zhu · normal · with undo», as the statistics screen's first column reads (no ASCII brackets
+        # in Chinese)
+        name = format_row(dataclasses.replace(row, undo=False))[0]
+        console.print(name + (f" · {i18n.t('stats_with_undo')}" if row.undo else ""), style="bold")
+        items = [f"{name} {_minus(cell)}" for name, cell in zip(names[1:], cells[1:])]
+        for line in stats_lines(items, console.width):
+            console.print(line, soft_wrap=True)       # wrapped here, between items, never inside one
     return 0
+
+
+def _minus(cell: str) -> str:
+    """«−320» with the typographic minus of the tables (the output stream turns it ASCII where needed)."""
+    return "\u2212" + cell[1:] if cell.startswith("-") else cell
+
+
+def stats_lines(items: list[str], width: int, indent: str = "  ", sep: str = " · ") -> list[str]:
+    """``items`` joined by ``sep`` in lines of at most ``width`` cells, broken between items only, so that
+    no line ends with «· » and no item (a Chinese one neither) is cut in two."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        candidate = f"{line}{sep}{item}" if line else indent + item
+        if line and cell_len(candidate) > width:
+            lines.append(line)
+            candidate = indent + item
+        line = candidate
+    if line:
+        lines.append(line)
+    return lines
 
 
 def _cmd_export(args: argparse.Namespace) -> int:

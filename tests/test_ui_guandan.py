@@ -358,7 +358,8 @@ async def test_a_straight_flush_of_the_second_suit_is_lit(tmp_path):
 
 async def test_a_play_that_does_not_beat_names_itself_in_both_languages(tmp_path):
     """Bug 3: no raw `{play}` when a card of a dimmed column is played."""
-    for lang, words in (("en", "Single 3: does not beat the table"), ("es", "Carta suelta 3: no gana a la mesa")):
+    for lang, words in (("en", "Single 3 does not beat Pair of Qs (same kind, higher, or a bomb)"),
+                        ("es", "a Pareja de Q le gana el mismo tipo más alto o una bomba")):   # (the short form at 80)
         app = make_app(tmp_path, launch=launch(), lang=lang)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
@@ -538,7 +539,7 @@ async def test_tribute_panel_until_the_first_lead(tmp_path):
         panel = screen.query_one(TableView)
         text = str(panel.render())
         assert panel.has_class("tribute") and panel.border_title == "Tribute"
-        assert "Left → You  A♠" in text and "You → Left  3♦" in text
+        assert "Tribute Left → You A♠" in text and "Return You → Left 3♦" in text
         await my_turn(pilot, app)                                # the first lead closes the panel
         assert not screen.query_one(TableView).has_class("tribute")
 

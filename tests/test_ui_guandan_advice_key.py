@@ -63,7 +63,8 @@ async def test_a_play_hint_names_a(tmp_path, lang):
 
 
 async def test_the_pass_key_text_only_where_it_fits(tmp_path):
-    """Like «a: take it», «p: pass» joins the line only when the line still fits the status width."""
+    """Like «a: take it», «p: pass» joins the line only when the line still fits the two rows of the
+    hint line (a second row when needed: issue 30 found the key missing at 80 columns)."""
     from cardtable.hints import Hint, Reason
 
     app = make_app(tmp_path, launch=launch())
@@ -71,7 +72,10 @@ async def test_the_pass_key_text_only_where_it_fits(tmp_path):
         await settle(pilot)
         screen = table(app)
         answer_a_big_joker(screen)
-        for reason, shown in (("gd_why_forced_pass", True), ("gd_why_over_partner_sure", False)):
+        fits = screen.fits
+        for reason, shown, room in (("gd_why_forced_pass", True, fits), ("gd_why_over_partner_sure", True, fits),
+                                    ("gd_why_forced_pass", False, lambda text, rows: False)):
+            screen.fits = room
             hint = Hint(move=Pass(), reason=Reason.of(reason), gain=None, runner_up=None, evaluation=None)
             screen.show_hint(hint)
             line = advice(screen)

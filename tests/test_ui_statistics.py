@@ -39,7 +39,7 @@ async def test_a_played_hand_shows_in_the_statistics_screen(tmp_path):
         table = screen.query_one(DataTable)
         assert table.row_count == 1
         cells = [str(c) for c in table.get_row_at(0)]
-        assert cells[0] == "Gong Zhu · normal" and cells[3] == "1"
+        assert cells[0] == "Gong Zhu\nnormal" and cells[3] == "1"          # the game over its CPU level
         assert screen.chart_game == "guandan"
         await pilot.press("right")                          # the chart moves to Gong Zhu
         await settle(pilot)
@@ -56,8 +56,8 @@ async def test_home_key_and_spanish_labels(tmp_path):
         await settle(pilot)
         assert isinstance(app.screen, StatisticsScreen)
         assert "Aún no hay estadísticas" in str(app.screen.query_one("#stats-note").render())
-        headers = [str(c.label) for c in app.screen.query_one(DataTable).columns.values()]
-        assert headers[:3] == ["Juego · CPU", "Partidas", "Ganadas"]
+        headers = [" ".join(str(c.label).split()) for c in app.screen.query_one(DataTable).columns.values()]
+        assert headers[:3] == ["Juego CPU", "Partidas", "Ganadas"]      # (on two lines where it is narrow)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)

@@ -196,16 +196,18 @@ class LastTrickDialog(DialogKeys, ModalScreen):
     BINDINGS = [Binding("escape,enter,l", "app.pop_screen", "close")]
     DEFAULT_CSS = "LastTrickDialog .dialog { width: 56; }"
 
-    def __init__(self, lines: list[Text], taker: str | None) -> None:
+    def __init__(self, lines: list[Text], taker: str | None, title: str = "", empty: str = "") -> None:
         super().__init__()
         self.lines = lines
         self.taker = taker
+        self.title_text = title or t("last_trick")      # a game's own word for a trick (Guandan's 轮)
+        self.empty_text = empty or t("no_last_trick")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(t("last_trick"), classes="dialog-title")
+            yield Label(self.title_text, classes="dialog-title")
             if not self.lines:
-                yield Label(t("no_last_trick"))
+                yield Label(self.empty_text)
             else:
                 text = Text("\n").join(self.lines)
                 text.append(f"\n{self.taker}", style="bold")

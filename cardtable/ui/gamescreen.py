@@ -198,6 +198,12 @@ class GameScreen(Screen):
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         """Called after each applied move with the log records it produced: notes the end of a hand or
         of the match, then shows the results or moves the game on. Subclasses add their own first."""
+        self.note_move(seat, records)
+        self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
+
+    def note_move(self, seat: int, records: list[dict]) -> None:
+        """What every move's records must leave behind, whenever its results are shown: the hand clock,
+        the pending results and match end, and a finished hand in the statistics."""
         if seat == HUMAN:
             self.hand_clock.tick()
         for record in records:
@@ -206,7 +212,6 @@ class GameScreen(Screen):
             elif record["type"] == "match_end":
                 self.pending_match_end = record
         self.record_statistics(records)
-        self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
 
     def record_statistics(self, records: list[dict]) -> None:
         """A finished hand (and the match's end) goes to the statistics, in the background. Practice
@@ -473,7 +478,7 @@ class GameScreen(Screen):
             return more if self.fits(more, HINT_ROWS) else line
         if with_gain and hint.gain is not None and hint.runner_up is not None and hint.gain >= advice.GAIN_MIN:
             gain = advice.gain_text(hint.gain, self.move_text(hint.runner_up))
-            longer = f"{line} ({gain})"
+            longer = t("hint_with_gain", line=line, gain=gain)
             if len(longer) <= max(40, self.size.width - 2):   # the statistics only where they fit
                 return longer
         return line

@@ -28,6 +28,8 @@ def key_name(key: str) -> str:
         return t(NAMED[key])
     if key.startswith("ctrl+"):
         return "Ctrl+" + key_name(key[5:]).upper()
+    if len(key) == 1 and key.isupper():          # a capital letter is typed with Shift: say so
+        return t("key_shift_letter", key=key)
     return key
 
 

@@ -327,8 +327,8 @@ class GuandanRenderer(Renderer):
 
     def play_text(self, move: Any) -> Text:
         from cardtable.games.guandan import rules
-        from cardtable.ui.cardart import cards_text
         from cardtable.ui.guandan import combo_name
+        from cardtable.ui.guandan.text import play_cards
 
         if not hasattr(move, "cards"):
             return Text(t("gd_passed"), style="dim italic")
@@ -336,7 +336,7 @@ class GuandanRenderer(Renderer):
         combo = next((c for c in rules.classify(move.cards, self.level, options.straight_flush_as_straight)
                       if c.type == move.type and c.key == move.key), None)
         text = Text(combo_name(combo) + "  " if combo is not None else "")
-        text.append_text(cards_text(move.cards, self.style, sep=""))
+        text.append_text(play_cards(move.cards, combo, self.level, self.style, sep=""))
         return text
 
     def plays(self, step: Step) -> Text:
@@ -365,7 +365,7 @@ class GuandanRenderer(Renderer):
 
         def flush() -> None:
             if passes:
-                text.append(f"  ({t('gd_passed')}: {', '.join(passes)})", style="dim italic")
+                text.append("  " + t("gd_passes_after", names=t("gd_name_sep").join(passes)), style="dim italic")
                 passes.clear()
 
         for index, (seat, move) in enumerate(step.plays):

@@ -51,11 +51,18 @@ def whole_groups(plan: list[tuple[str, list]], cards) -> bool:
     return not left
 
 
+def low_lead_for_partner(view: GuandanView, move: Play) -> bool:
+    """A low single or pair led while the partner, still playing, holds few cards: the source's tip."""
+    left = view.counts[(view.seat + 2) % 4]
+    return (0 < left <= 5 and move.type in ("single", "pair") and move.key is not None
+            and rules.value(move.key, view.level) < rules.value(10, view.level))
+
+
 def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None) -> hints.Reason:
     """Why ``move`` is good here, in what the view shows at this point: the lead is said to come back
     only when no unseen cards can answer the play, beating the partner's play is always named, and a
-    lead that splits a group of the hand plan is not said to keep it (the search's ``evaluation``
-    speaks for such a lead; elsewhere the hand plan says more)."""
+    lead that splits a group of the hand plan is not said to keep it (such a lead is the one the search
+    rated best; ``evaluation`` is not named in the reason)."""
     Reason = hints.Reason
     if len(view.legal) <= 1:
         if isinstance(move, Pass):
@@ -85,11 +92,14 @@ def explain(view: GuandanView, move, evaluation: search.Evaluation | None = None
     if view.top is None:
         if sure:
             return Reason.of("gd_why_lead_sure")
+        if low_lead_for_partner(view, move):
+            return Reason.of("gd_why_lead_low")
         if any(sorted(map(str, cards)) == sorted(map(str, move.cards)) for _, cards in plan):
             return Reason.of("gd_why_lead_plan", n=len(plan))
         if whole_groups(plan, move.cards):
             return Reason.of("gd_why_lead")
-        return hints.searched(evaluation) or Reason.of("gd_why_lead_other")
+        # (not the search's «best of n plays over m sampled deals»: players read that as jargon)
+        return Reason.of("gd_why_lead_other")
     if sure:
         return Reason.of("gd_why_beat_sure")
     plays = [m for m in view.legal if isinstance(m, Play) and m.type not in rules.BOMB_TYPES]

@@ -11,21 +11,22 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanOptions, GuandanView, Play
 from cardtable.i18n import t
 from cardtable.tricks import partner
-from cardtable.ui.cardart import card_label, cards_text
 from cardtable.ui.dialogs import HandEndDialog, LastTrickDialog, MatchEndDialog, SetupDialog, radio_row
 from cardtable.ui.footer import Footer
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.guandan.text import (
     combo_name,
+    combo_of,
     fails_text,
     place_name,
+    play_cards,
     rise_text,
     seat_name,
+    wild_marks,
 )
 from cardtable.ui.guard import AnswerOnce
 from cardtable.ui.widgets import MenuList
@@ -59,18 +60,19 @@ class ChooserScreen(AnswerOnce):
     BINDINGS = [Binding("enter", "choose", "gd_choose", priority=True), Binding("escape", "cancel", "cancel")]
     DEFAULT_CSS = "ChooserScreen { align: center top; } ChooserScreen .dialog { width: 60; margin-top: 6; }"
 
-    def __init__(self, readings: list[Combo], style: str) -> None:
+    def __init__(self, readings: list[Combo], style: str, cards: tuple = (), level: int = 2) -> None:
         super().__init__()
         self.readings = readings
         self.style_name = style
+        self.cards = tuple(cards)        # the selection, to mark its wilds («2♥→9») in each reading
+        self.level = level
 
     def compose(self) -> ComposeResult:
         options = []
         for i, combo in enumerate(self.readings):
             line = Text(f"{i + 1}. {combo_name(combo)}")
-            if combo.wilds_as:
-                line.append("  " + t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as)),
-                            style="italic")
+            if combo.wilds_as and self.cards:
+                line.append("  " + wild_marks(self.cards, combo, self.level, self.style_name), style="italic")
             if i == 0:
                 line.append("  ★", style="bold yellow")
             options.append(Option(line, id=str(i)))
@@ -118,7 +120,7 @@ class GuandanSummary(HandEndDialog):
         record = self.record
         table = Table(expand=False, pad_edge=False)
         table.add_column(t("gd_places"))
-        table.add_column("")
+        table.add_column(t("gd_player"))
         finish = record["finish"]
         out = min(finish.index(partner(finish[0])) + 1, 3)     # players out when the hand ended
         for index, seat in enumerate(finish):
@@ -140,20 +142,27 @@ class GuandanMatchEnd(MatchEndDialog):
 
 
 def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
-    """The last closed trick: each seat's play or pass in order, then who won it."""
+    """The last closed trick: each seat's play or pass in order, then who won it. Before the first trick
+    ends, the hand's tribute and return (who paid what to whom), if it had any."""
+    from cardtable.ui.guandan.widgets import tribute_text
+
     if not view.last_trick:
-        return LastTrickDialog([], None)
+        if view.tribute_moves and view.phase != "over":
+            rows = tribute_text(view, style)
+            rows.rstrip()
+            return LastTrickDialog(list(rows.split("\n")), t("gd_no_last_trick"), t("gd_last_trick"))
+        return LastTrickDialog([], None, t("gd_last_trick"), t("gd_no_last_trick"))
     lines = []
     for seat, move in view.last_trick:
-        line = Text(f"{seat_name(seat)}: ", style="bold")
+        line = Text(t("gd_seat_label", name=seat_name(seat)), style="bold")
         if isinstance(move, Play):
-            combo = next((c for c in rules.classify(move.cards, view.level, view.options.straight_flush_as_straight)
-                          if c.type == move.type and c.key == move.key), None)
+            combo = combo_of(move.cards, move.type, move.key, view.level, view.options.straight_flush_as_straight)
             if combo is not None:
                 line.append(combo_name(combo) + "  ")
-            line.append_text(cards_text(move.cards, style, sep=""))
+            line.append_text(play_cards(move.cards, combo, view.level, style, sep=""))
         else:
             line.append(t("gd_passed"), style="dim italic")
         lines.append(line)
     winner = view.last_winner
-    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)))
+    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)),
+                           t("gd_last_trick"))

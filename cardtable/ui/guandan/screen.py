@@ -20,7 +20,7 @@ from cardtable.i18n import t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label
 from cardtable.ui.footer import Footer
-from cardtable.ui.gamescreen import HUMAN, AdviceLine, GameScreen
+from cardtable.ui.gamescreen import HINT_ROWS, HUMAN, AdviceLine, GameScreen
 from cardtable.ui.guandan.dialogs import (
     ChooserScreen,
     GuandanMatchEnd,
@@ -32,9 +32,16 @@ from cardtable.ui.guandan.text import (
     combo_name,
     rank_label,
     seat_name,
+    wild_marks,
 )
+from cardtable.ui.guandan.why import why_no_beat, why_not_a_play
 from cardtable.ui.guandan.widgets import ColumnsView, LevelBar, PlayControl, TableView, seat_plate
 from cardtable.ui.seats import SeatPanel
+
+# The actions that choose cards (allowed while the CPUs play) and their keys.
+SELECTING = ("clear", "take", "tap", "put_back", "cursor", "cursor_to", "suit")
+SELECTING_KEYS = frozenset({"left", "right", "home", "end", "up", "space", "down", "S", "H", "D", "C", "x",
+                            "backspace"})
 
 
 # ---------------------------------------------------------------- the table
@@ -89,9 +96,11 @@ class GuandanScreen(GameScreen):
         self.hint_index = -1
         self._take_advice: tuple[Any, int] | None = None    # the position where «a» waits for the hint
         self._hints: tuple[int, list[tuple[list[Card], str]]] | None = None
-        self.flash = ""
+        self.flash = ""                 # «+3» on the level bar, by the team that rose (flash_team)
+        self.flash_team = 0
         self._chooser_open = False
         self._results_timer: Any = None
+        self._hint_shown = False          # the advice line shows the search's hint (not a checker note)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -136,16 +145,14 @@ class GuandanScreen(GameScreen):
         ended = [r for r in records if r["type"] == "hand_end"]
         for record in ended:
             self.flash = t("gd_level_up", n=record["level_up"]) if record["level_up"] else ""
+            self.flash_team = record["winner_team"]
         pause = self.results_pause() if ended else 0.0
         if pause <= 0:
             super().after_move(seat, move, records)
             return
-        # The «+N» first, alone on the level bar; the summary after a pause (or at the next key).
-        for record in records:
-            if record["type"] == "hand_end":
-                self.pending_results = record
-            elif record["type"] == "match_end":
-                self.pending_match_end = record
+        # The «+N» first, alone on the level bar; the summary after a pause (or at the next key). The hand
+        # counts now (statistics, clock), not when the summary opens.
+        self.note_move(seat, records)
         self.refresh_table()
         self._results_timer = self.set_timer(pause, self._results_now)
 
@@ -161,6 +168,12 @@ class GuandanScreen(GameScreen):
             event.stop()
             event.prevent_default()
             return
+        view = self.human_view()
+        if event.key == "p" and view.to_move == HUMAN and view.phase == "play" and view.top is None:
+            self.set_status(t("gd_no_pass_lead"))     # the pass key is dimmed while you lead: say why
+            self.app.bell()
+        if event.key in SELECTING_KEYS and not self.dealing:
+            return                # choosing cards while the CPUs play does not hurry them
         super().on_key(event)
 
     def advance(self) -> None:
@@ -213,7 +226,7 @@ class GuandanScreen(GameScreen):
             return
         view = self.fresh_view()
         style = self.style_name
-        self.query_one(LevelBar).show(view, self.flash)
+        self.query_one(LevelBar).show(view, self.flash, self.flash_team)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
             self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, style, one_line=seat == 2))
         columns, labels = self._column_groups(view)
@@ -288,6 +301,7 @@ class GuandanScreen(GameScreen):
 
     @on(ColumnsView.SelectionChanged)
     def columns_clicked(self) -> None:
+        self.forget_shown_hint()
         self.selection_changed()
 
     @on(PlayControl.Pressed)
@@ -313,25 +327,50 @@ class GuandanScreen(GameScreen):
                 return t("gd_no_hint")
             return t("gd_nothing")
         readings = self._readings()
-        if not readings:
-            return t("gd_not_a_play")
+        if not readings:           # the play control says «Not a play»: the status line says why
+            return why_not_a_play(cards, view.level)
+        if view.to_move != HUMAN:      # planning while the others play: what it is, not what it beats
+            if len(readings) > 1:
+                return " / ".join(combo_name(c) for c in readings)
+            return self._wilds_text(readings[0])
         beating = self._beating_readings()
         if not beating:
-            return t("gd_does_not_beat", play=combo_name(readings[0]))
+            why = why_no_beat(readings[0], view.top.combo, view.level)
+            return why if cell_len(why) <= self._status_room() else why_no_beat(readings[0], view.top.combo,
+                                                                                 view.level, short=True)
         if len(beating) > 1:
-            return " / ".join(combo_name(c) for c in beating) + " — " + t("gd_readings", n=len(beating))
+            # The readings by name where the status line has room, else their number alone (it was cut at
+            # 80 columns: «… 4 readings: Enter to»).
+            names = " / ".join(combo_name(c) for c in beating)
+            choose = t("gd_readings", n=len(beating))
+            short = t("gd_readings_short", n=len(beating))
+            return next((text for text in (f"{names} — {choose}", f"{names} — {short}", names)
+                         if cell_len(text) <= self._status_room()), choose)
         combo = beating[0]                  # the play control names it; the status adds what wilds stand for
+        if view.top is not None and view.top.seat == partner(HUMAN) and len(cards) < len(view.hand):
+            return " · ".join(filter(None, (self._wilds_text(combo), t("gd_why_over_your_partner"))))
+        return self._wilds_text(combo)
+
+    def _status_room(self) -> int:
+        """The cells of the status line beside the play control."""
+        bottom = self.query_one("#gd-bottom").size.width or self.size.width
+        return max(20, bottom - self.query_one(PlayControl).outer_size.width - 2)
+
+    def _wilds_text(self, combo: Combo) -> str:
+        """What the selection's wilds stand for: «2♥→6»."""
         if combo.wilds_as:
-            return t("gd_as", cards=" ".join(card_label(c, self.style_name) for c in combo.wilds_as))
+            return wild_marks(self.columns.selection(), combo, self.human_view().level, self.style_name)
         return ""
 
     # -- actions
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         view = self.human_view()
         mine = view.to_move == HUMAN and not self.dealing
-        # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place.
-        if action in ("play", "hint", "take_advice", "clear", "take", "tap", "put_back", "cursor", "cursor_to",
-                      "suit"):
+        # Shown dimmed (None), not hidden, while they cannot be used: the footer keeps its place. Choosing
+        # cards works while the others play (you plan your answer); playing waits for your turn.
+        if action in SELECTING:
+            return True if view.hand and not self.dealing else None
+        if action in ("play", "hint", "take_advice"):
             return True if mine else None
         if action == "pass":
             return True if mine and view.phase == "play" and view.top is not None else None
@@ -355,19 +394,23 @@ class GuandanScreen(GameScreen):
         if not self.columns.take():
             self.set_status(t("gd_all_taken"))
             return
+        self.forget_shown_hint()
         self.selection_changed()
 
     def action_tap(self) -> None:
         """Space: the source's tap cycle (one more card; all taken, the next tap empties the column)."""
         self.columns.press()
+        self.forget_shown_hint()
         self.selection_changed()
 
     def action_put_back(self) -> None:
-        self.columns.put_back()
+        if self.columns.put_back():
+            self.forget_shown_hint()
         self.selection_changed()
 
     def action_suit(self, suit: str) -> None:
         if self.columns.take_suit(suit):
+            self.forget_shown_hint()
             self.selection_changed()
         else:
             self.app.bell()
@@ -375,6 +418,7 @@ class GuandanScreen(GameScreen):
     def action_clear(self) -> None:
         self.columns.clear()
         self.hint_index = -1
+        self.forget_shown_hint()
         self.selection_changed()
 
     def action_sort(self) -> None:
@@ -395,14 +439,15 @@ class GuandanScreen(GameScreen):
     def show_hint(self, hint: Any) -> None:
         line = self.hint_text(hint)
         if self.match.to_move() == HUMAN:
-            # «a» does not pass (it clears the selection and says p passes): a pass names p instead.
+            # «a» does not pass (it clears the selection and says p passes): a pass names p instead. The
+            # key comes before the expected edge: without the edge when both do not fit the two rows.
             key_text = t("gd_pass_advice_key") if isinstance(hint.move, Pass) else t("gd_take_advice_key")
-            for text in (line, self.hint_text(hint, with_gain=False)):   # the key before the statistics
-                key = f"{text} · {key_text}"
-                if cell_len(key) <= max(40, self.size.width - 2):
-                    line = key
+            for text in (line, self.hint_text(hint, with_gain=False)):
+                if self.fits(f"{text} · {key_text}", HINT_ROWS):
+                    line = f"{text} · {key_text}"
                     break
         self.say_advice(line)
+        self._hint_shown = True
         if self._take_advice is not None and self._same_position(self._take_advice):
             self._take_advice = None
             self.select_move(hint.move)
@@ -431,6 +476,27 @@ class GuandanScreen(GameScreen):
     def hint_failed(self) -> None:
         self._take_advice = None
         self.say_advice("")
+
+    def flag_text(self, flag: Any) -> str:
+        """The checker's note names the decision it is about: the return, or the play you made."""
+        from cardtable.games.guandan.advice import amount
+
+        cost = amount(flag.cost)
+        better = self.move_text(flag.better)
+        if isinstance(flag.better, (Return, Tribute)):
+            return t("gd_check_return", move=better, cost=cost)
+        if isinstance(flag.played, Pass):
+            return t("gd_check_instead_pass", move=better, cost=cost)
+        if isinstance(flag.better, Pass):
+            return t("gd_check_pass_instead", played=self.move_text(flag.played), cost=cost)
+        return t("gd_check_instead", played=self.move_text(flag.played), move=better, cost=cost)
+
+    def forget_shown_hint(self) -> None:
+        """You changed the selection yourself (x, ↑, a suit key, a click): the hint line, about the play it
+        named, goes until h or a asks again (it stayed and read as if about the new selection)."""
+        if self._hint_shown:
+            self._hint_shown = False
+            self.say_advice("")
 
     def move_text(self, move: Any) -> str:
         if isinstance(move, (Tribute, Return)):
@@ -528,19 +594,21 @@ class GuandanScreen(GameScreen):
                 self.set_status(t("gd_bad_tribute") if kind is Tribute else t("gd_bad_return"))
             return
         if not cards:
-            # «Take cards…», or «No play beats the table: pass» when nothing could be taken to beat it
-            self.set_status(self._describe_selection())
+            # «Nothing taken yet…», or «No play beats the table: pass» when nothing could be taken to beat it
+            view = self.human_view()
+            answerable = view.top is None or any(isinstance(m, Play) for m in view.legal)
+            self.set_status(t("gd_nothing_selected") if answerable else t("gd_no_hint"))
+            self.app.bell()
             return
-        readings = self._readings()
         beating = self._beating_readings()
         if not beating:
             # Say what is wrong without asking the engine: the selection names itself.
-            self.set_status(t("gd_does_not_beat", play=combo_name(readings[0])) if readings else t("gd_not_a_play"))
+            self.set_status(self._describe_selection())
             self.app.bell()
             return
         if len(beating) > 1:
             self._chooser_open = True
-            self.app.push_screen(ChooserScreen(beating, self.style_name),
+            self.app.push_screen(ChooserScreen(beating, self.style_name, cards, self.human_view().level),
                                  callback=lambda index: self._chosen(cards, beating, index))
             return
         self._play_cards(cards, beating[0])

@@ -70,3 +70,72 @@ def rise_text(record: dict) -> Text:
     else:
         rise = t("gd_no_rise_us") if us else t("gd_no_rise_them")
     return Text(rise, style="bold green" if us else "bold red")
+
+
+# ---------------------------------------------------------------- a play's cards, the wilds marked
+_SPAN = {"straight": 4, "straight_flush": 4, "tube": 2, "plate": 1}
+
+
+def combo_of(cards: Any, kind: str, key: int | None, level: int, sf_as_straight: bool = True) -> Combo | None:
+    """The reading of ``cards`` that a move (its type and key) played."""
+    return next((c for c in rules.classify(cards, level, sf_as_straight) if c.type == kind and c.key == key), None)
+
+
+def stand_in_label(card: Any, combo: Combo, style: str) -> str:
+    """What a wild stands for: the rank alone, or the card where its suit decides (a straight flush)."""
+    from cardtable.ui.cardart import card_label
+
+    return card_label(card, style) if combo.type == "straight_flush" else rank_label(card.rank)
+
+
+def arrow(style: str) -> str:
+    return "->" if style == "ascii" else "→"
+
+
+def marked_cards(cards: Any, combo: Combo | None, level: int) -> list[tuple[Any, Any]]:
+    """(card, the card a wild stands for or None) in the order the play reads: a run from its low end (an
+    Ace first in A–5), the other plays by rank with the largest group first; each wild beside its rank."""
+    if combo is None:
+        return [(card, None) for card in cards]
+    wilds = [c for c in cards if rules.is_wild(c, level)]
+    stand_ins = list(combo.wilds_as)
+    items = [(c, None) for c in cards if not rules.is_wild(c, level)]
+    items += [(wild, stand_ins[i] if i < len(stand_ins) else None) for i, wild in enumerate(wilds)]
+
+    def rank(item: tuple[Any, Any]) -> int:
+        return (item[1] or item[0]).rank
+
+    if combo.type in _SPAN and combo.key is not None:
+        low_ace = combo.key - _SPAN[combo.type] == 1
+        items.sort(key=lambda item: (1 if low_ace and rank(item) == rules.ACE else rank(item)))
+    else:
+        counts: dict[int, int] = {}
+        for item in items:
+            counts[rank(item)] = counts.get(rank(item), 0) + 1
+        items.sort(key=lambda item: (-counts[rank(item)], rules.value(rank(item), level)))
+    return items
+
+
+def play_cards(cards: Any, combo: Combo | None, level: int, style: str, sep: str = " ") -> Text:
+    """A play's cards as the table shows them everywhere: «2♣ 3♥ 4♠ 5♣» from the low end of a run, each
+    wild marked on the card with what it stands for («2♥→6», «2♥→6♠» in a straight flush)."""
+    from cardtable.ui.cardart import card_text
+
+    text = Text()
+    marked = False
+    for index, (card, stand_in) in enumerate(marked_cards(cards, combo, level)):
+        if index:
+            text.append(sep or (" " if marked else ""))      # «3♠2♥→3 4♣», not «2♥→34♣»
+        marked = stand_in is not None
+        text.append_text(card_text(card, style, width=0))
+        if stand_in is not None and combo is not None:
+            text.append(arrow(style) + stand_in_label(stand_in, combo, style), style="italic")
+    return text
+
+
+def wild_marks(cards: Any, combo: Combo, level: int, style: str) -> str:
+    """The wilds of a reading alone, as «2♥→6 2♥→9» (the status line and the readings chooser)."""
+    from cardtable.ui.cardart import card_label
+
+    return " ".join(f"{card_label(card, style)}{arrow(style)}{stand_in_label(stand_in, combo, style)}"
+                    for card, stand_in in marked_cards(cards, combo, level) if stand_in is not None)

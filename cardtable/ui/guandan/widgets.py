@@ -3,9 +3,11 @@ control."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.message import Message
@@ -19,13 +21,15 @@ from cardtable.games.guandan.state import GuandanView, Pass, Play
 from cardtable.i18n import card_count, t
 from cardtable.tricks import partner
 from cardtable.ui import cells
-from cardtable.ui.cardart import card_label, card_text, cards_text
+from cardtable.ui.cardart import card_label, card_text
 from cardtable.ui.gamescreen import HUMAN
 from cardtable.ui.guandan.text import (
     anti_text,
     combo_name,
+    combo_of,
     fails_text,
     place_name,
+    play_cards,
     seat_name,
 )
 from cardtable.ui.seats import Plate
@@ -36,13 +40,21 @@ from cardtable.ui.widgets import MARKER, MARKER_ASCII
 class LevelBar(Static):
     DEFAULT_CSS = "LevelBar { height: 2; padding: 0 1; background: $boost; }"
 
-    def show(self, view: GuandanView, flash: str = "") -> None:
+    def show(self, view: GuandanView, flash: str = "", team: int = 0) -> None:
+        """The levels (``flash``, the «+3» of a hand just won, beside the team ``team`` that rose), the Aces'
+        failures, and the counters of the big cards not yet played."""
         out = view.still_out()
+        marks = ("\x01", "\x02")               # where each team's level ends, in the language's own order
+        line = t("gd_level_bar", us=rules.rank_name(view.levels[0]) + marks[0],
+                 them=rules.rank_name(view.levels[1]) + marks[1], level=rules.rank_name(view.level))
         text = Text()
-        text.append(t("gd_level_bar", us=rules.rank_name(view.levels[0]), them=rules.rank_name(view.levels[1]),
-                      level=rules.rank_name(view.level)), style="bold")
-        if flash:
-            text.append(f" {flash} ", style="bold green reverse")
+        for part in re.split("([\x01\x02])", line):
+            if part in marks:
+                if flash and marks.index(part) == team:
+                    text.append(" ")
+                    text.append(flash, style="bold green reverse")
+            else:
+                text.append(part, style="bold")
         text.append(f" · {fails_text(view, view.a_failures)}")
         text.append("\n")
         text.append(t("gd_out", bj=out["BJ"], sj=out["SJ"], wild=out["wild"], level=out["level"]), style="dim")
@@ -59,7 +71,8 @@ def seat_plate(view: GuandanView, seat: int, style: str, one_line: bool = False)
     last = Text(style=emphasis)
     action = view.actions[seat]
     if isinstance(action, Play):
-        last.append_text(cards_text(action.cards, style, sep=""))
+        combo = combo_of(action.cards, action.type, action.key, view.level, view.options.straight_flush_as_straight)
+        last.append_text(play_cards(action.cards, combo, view.level, style, sep=""))
     elif isinstance(action, Pass):
         last.append(t("gd_passed"), style="dim italic")
     if one_line:
@@ -85,18 +98,20 @@ class TableView(Static):
         tribute = self.tribute_panel(view, style)
         self.set_class(tribute is not None, "tribute")
         self.border_title = t("gd_tribute_title") if tribute is not None else ""
+        self.border_subtitle = ""
+        if tribute is None and view.plays and not view.last_trick and view.tribute_moves:
+            # Until the first trick ends the border keeps who paid what and what came back (l: in full).
+            paid, back = tribute_rows(view, style, "tribute"), tribute_rows(view, style, "return")
+            self.border_title = t("gd_seat_label", name=t("gd_tribute_row")) + " · ".join(paid) if paid else ""
+            self.border_subtitle = t("gd_seat_label", name=t("gd_return_row")) + " · ".join(back) if back else ""
         text = Text()
         if tribute is not None:
             text.append_text(tribute)
         elif view.top is not None:
-            text.append(f"{seat_name(view.top.seat)}: ", style="bold")
+            text.append(t("gd_seat_label", name=seat_name(view.top.seat)), style="bold")
             text.append(combo_name(view.top.combo))
             text.append("\n")
-            text.append_text(cards_text(view.top.cards, style))
-            if view.top.combo.wilds_as:
-                text.append("  ")
-                text.append(t("gd_as", cards=" ".join(card_label(c, style) for c in view.top.combo.wilds_as)),
-                            style="italic")
+            text.append_text(play_cards(view.top.cards, view.top.combo, view.level, style))
             text.append("\n")
         elif view.last_winner is not None and not view.trick:
             winner = view.last_winner
@@ -107,10 +122,11 @@ class TableView(Static):
             text.append("\n")
         mine = view.actions[HUMAN]
         if tribute is None and isinstance(mine, Pass):
-            text.append(f"{seat_name(HUMAN)}: {t('gd_passed')}\n", style="dim")
+            text.append(t("gd_seat_label", name=seat_name(HUMAN)) + t("gd_passed") + "\n", style="dim")
         elif tribute is None and isinstance(mine, Play) and (view.top is None or view.top.seat != HUMAN):
-            text.append(f"{seat_name(HUMAN)}: ", style="dim")
-            text.append_text(cards_text(mine.cards, style, sep=""))
+            text.append(t("gd_seat_label", name=seat_name(HUMAN)), style="dim")
+            combo = combo_of(mine.cards, mine.type, mine.key, view.level, view.options.straight_flush_as_straight)
+            text.append_text(play_cards(mine.cards, combo, view.level, style, sep=""))
             text.append("\n")
         text.append(status, style="bold")
         self.update(text)
@@ -122,14 +138,26 @@ class TableView(Static):
             return None
         if view.tribute == "anti":
             return Text(anti_text(view.anti_holders) + "\n", style="yellow")
-        text = Text()
-        for kind, giver, receiver, card in view.tribute_moves:
-            label = t("gd_tribute_row") if kind == "tribute" else t("gd_return_row")
-            text.append(cells.ljust(label, 5), style="yellow")
-            text.append(f"{seat_name(giver)} → {seat_name(receiver)}  ")
-            text.append_text(card_text(card, style, width=0))
-            text.append("\n")
-        return text
+        return tribute_text(view, style)
+
+
+def tribute_rows(view: GuandanView, style: str, kind: str) -> list[str]:
+    """«Right→You BJ» for each tribute (or return) made so far."""
+    return [f"{seat_name(giver)}→{seat_name(receiver)} {card_label(card, style)}"
+            for made, giver, receiver, card in view.tribute_moves if made == kind and card is not None]
+
+
+def tribute_text(view: GuandanView, style: str) -> Text:
+    """One line per tribute and return: «Tribute Right → You BJ» (no columns: at 80 columns the table has
+    34 cells, and «Devolución Izquierda → Compañero» needs them all)."""
+    labels = {"tribute": t("gd_tribute_row"), "return": t("gd_return_row")}
+    text = Text()
+    for kind, giver, receiver, card in view.tribute_moves:
+        text.append(labels[kind] + " ", style="yellow")
+        text.append(f"{seat_name(giver)} → {seat_name(receiver)} ")
+        text.append_text(card_text(card, style, width=0))
+        text.append("\n")
+    return text
 
 
 class ColumnsView(Widget, can_focus=True):
@@ -275,7 +303,8 @@ class ColumnsView(Widget, can_focus=True):
             label = f"{len(self.chosen[i])}/{len(column)}" if self.chosen[i] else self.labels[i]
             if current and not marker_row:
                 label = f"▸{label}"
-            lines[0].append(cells.center(label, width), style=("reverse " if current else "") + ("bold" if lit else "grey42"))
+            lines[0].append(self._label_cell(label, column[0], width),
+                            style=("reverse " if current else "") + ("bold" if lit else "grey42"))
             for row in range(height):
                 top = row * card_rows + 1
                 if row < len(column) and shown < self.revealed:
@@ -297,6 +326,18 @@ class ColumnsView(Widget, can_focus=True):
                 marker = (MARKER_ASCII if self.style_name == "ascii" else MARKER) if i == self.cursor else " "
                 lines[-1].append(marker.center(width), style="bold")
         return Text("\n").join(lines)
+
+    def _label_cell(self, label: str, card: Card, width: int) -> str:
+        """A rank label sits over the rank of its cards (a «10», a wide «小王» too); other labels centred."""
+        face = card_label(card, self.style_name)
+        if label == face:                                   # a joker: the label is the whole card
+            shape = cells.rjust(label, 3)
+        elif label == face[:-1]:                            # a rank: a blank where the suit is
+            shape = cells.rjust(label + " ", 3)
+        else:
+            return cells.center(label, width)
+        spare = max(0, width - cell_len(shape))
+        return " " * (spare // 2) + shape + " " * (spare - spare // 2)
 
     def _hit(self, event: events.Click) -> tuple[int, int | None] | None:
         """(column, row of the card or None for the label) under a click."""
