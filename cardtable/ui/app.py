@@ -273,7 +273,10 @@ class CardTableApp(App[None]):
             try:
                 self.store.lock(slot)
             except SlotBusy:
-                self.push_screen(SlotBusyDialog(slot), callback=lambda choice: self._busy_answer(slot, choice))
+                # Asked from the app itself: the slot list pops itself before it calls resume, and a
+                # dialog pushed from a closed screen sends its answer to that screen, never to us.
+                self.call_later(lambda: self.push_screen(SlotBusyDialog(slot),
+                                                         callback=lambda choice: self._busy_answer(slot, choice)))
                 return False
             except SaveError as exc:      # not a slot name
                 self.notify(t("save_damaged", slot=shown, reason=exc.text),
