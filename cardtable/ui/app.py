@@ -324,11 +324,11 @@ class CardTableApp(App[None]):
         yield SystemCommand(t("continue"), t("saves_title"), lambda: self.push_screen(SlotsScreen()))
         for name in games.games():
             yield SystemCommand(t("rules_title", game=t("game_" + name)), t("rules"),
-                                partial(self.push_screen, RulesScreen(name)), discover=False)
+                                partial(self.push_screen, RulesScreen(name)))
         yield SystemCommand(t("settings"), f"{t('language')} · {t('card_style')} · {t('cpu_speed')}",
                             lambda: self.push_screen(SettingsScreen()))
         yield SystemCommand(t("stats_title"), t("stats_palette"), self.action_statistics)
-        yield SystemCommand(t("help"), t("keys_title"), self.action_help)
+        yield SystemCommand(t("help"), t("keys_palette"), self.action_help)
         for command in super().get_system_commands(screen):
             if command.title == "Keys":
                 continue
@@ -339,17 +339,18 @@ class CardTableApp(App[None]):
 
     def search_themes(self) -> None:
         """Textual's theme picker, with its search prompt in the UI language."""
-        from textual.command import CommandPalette
         from textual.theme import ThemeProvider
 
-        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=t("palette_themes")))
+        from cardtable.ui.palette import SafeCommandPalette
+
+        self.push_screen(SafeCommandPalette(providers=[ThemeProvider], placeholder=t("palette_themes")))
 
     def action_command_palette(self) -> None:
         """Textual's command palette, with its search prompt in the UI language."""
-        from textual.command import CommandPalette
+        from cardtable.ui.palette import SafeCommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=t("palette_search"), id="--command-palette"))
+        if self.use_command_palette and not SafeCommandPalette.is_open(self):
+            self.push_screen(SafeCommandPalette(placeholder=t("palette_search"), id="--command-palette"))
 
     # -- actions
     def action_statistics(self) -> None:
