@@ -70,6 +70,9 @@ class CardTableApp(App[None]):
 
     def __init__(self, store: SaveStore | None = None, settings: Settings | None = None,
                  launch: tuple | None = None, language_override: str | None = None) -> None:
+        from cardtable import earlystart
+
+        earlystart.app_starting()         # Ctrl+C is the app's from here (a key, or SIGINT as before)
         super().__init__()
         self.store = store or SaveStore()
         self.settings = settings or load_settings()
