@@ -142,6 +142,77 @@ def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
     return times
 
 
+MATCH_CYCLE_SAVE = "gongzhu-match-last-card"    # saves/examples: your last card ends the match
+
+
+def ui_match_cycles(cycles: int = 20) -> list[tuple[int, int | None, int]]:
+    """Resume a saved Gong Zhu match from the home screen, play its last card, close the results and go
+    home from the end of the match, ``cycles`` times in one process (headless at 100x30, instant CPU
+    players): what stays behind a finished table. Returns (cycles done, VmRSS KiB, live widgets) at
+    the start and after each cycle."""
+    import asyncio
+    import os
+    import shutil
+    from pathlib import Path
+
+    from cardtable.saves import SaveStore
+    from cardtable.settings import Settings
+    from cardtable.ui.app import CardTableApp
+    from cardtable.ui.autoplay import live_widgets, rss_kib, settle
+    from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
+    from cardtable.ui.gamescreen import HUMAN, GameScreen
+    from cardtable.ui.home import HomeScreen
+
+    example = Path(__file__).resolve().parents[1] / "saves" / "examples" / f"{MATCH_CYCLE_SAVE}.json"
+    samples: list[tuple[int, int | None, int]] = []
+
+    async def finish(pilot: object) -> None:
+        app = pilot.app  # type: ignore[attr-defined]
+        for _ in range(200):
+            top = app.screen
+            if isinstance(top, MatchEndDialog):
+                await pilot.press("h")
+                await settle(pilot)
+                return
+            if isinstance(top, HandEndDialog):
+                await pilot.press("enter")
+            elif isinstance(top, GameScreen) and top.match.to_move() == HUMAN and not top.dealing:
+                top.play(top.spec.bot("normal").choose(top.match.view(HUMAN)), HUMAN)
+            elif not isinstance(top, GameScreen | HomeScreen):
+                await pilot.press("escape")          # a table's own panel: decline it
+            await settle(pilot)
+        raise RuntimeError("the match did not end")
+
+    async def run(save_dir: str) -> None:
+        app = CardTableApp(store=SaveStore(save_dir), settings=Settings(cpu_speed="instant", checker="off"),
+                           language_override="en")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            samples.append((0, rss_kib(), live_widgets()))
+            for cycle in range(1, cycles + 1):
+                shutil.copyfile(example, os.path.join(save_dir, f"{MATCH_CYCLE_SAVE}.json"))
+                app.resume(MATCH_CYCLE_SAVE)
+                await settle(pilot)
+                await finish(pilot)
+                if not isinstance(app.screen, HomeScreen):
+                    raise RuntimeError(f"not back home after cycle {cycle}: {app.screen}")  # noqa: TRY004
+                samples.append((cycle, rss_kib(), live_widgets()))
+
+    before = os.environ.get("CARDTABLE_HOME")
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["CARDTABLE_HOME"] = home      # the statistics of these matches go there
+        saves = os.path.join(home, "saves")
+        os.makedirs(saves)
+        try:
+            asyncio.run(run(saves))
+        finally:
+            if before is None:
+                os.environ.pop("CARDTABLE_HOME", None)
+            else:
+                os.environ["CARDTABLE_HOME"] = before
+    return samples
+
+
 def ui_memory(game: str = "guandan", hands: int = 20, seed: int = 1) -> list[tuple[int, int | None, int]]:
     """Play ``hands`` hands of ``game`` at the real table, headless at 100x30 with instant CPU players.
     Returns (hands played, VmRSS KiB, live widgets) at the start and after each hand."""
@@ -330,6 +401,12 @@ def main(what: str = "all", seconds: float = 3.0, memory_hands: int = 20, table:
             if played in (0, 1) or played % 5 == 0 or played == samples[-1][0]:
                 rss_text = f"{rss / 1024:6.1f} MB" if rss is not None else "   n/a"
                 print(f"{table} table after {played:2d} hands: RSS {rss_text}, live widgets {widgets}")
+        cycles = ui_match_cycles(memory_hands)
+        for done, rss, widgets in cycles:
+            if done in (0, 1) or done % 5 == 0 or done == cycles[-1][0]:
+                rss_text = f"{rss / 1024:6.1f} MB" if rss is not None else "   n/a"
+                print(f"gongzhu matches resumed and finished in one process: {done:2d}: RSS {rss_text}, "
+                      f"live widgets {widgets}")
         return 0
     if what in ("all", "startup"):
         minimal, ours = startup()

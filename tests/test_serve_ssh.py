@@ -268,6 +268,23 @@ def test_the_table_environment_keeps_nothing_of_the_server():
     assert env["LANG"] == "es_ES.UTF-8"
     assert env["TERM"] == "xterm-256color"
     assert env["CARDTABLE_HOME"] == "/srv/u"
+    assert env["CARDTABLE_SERVED"] == "ssh"        # so the table leaves out the palette's screenshot
+
+
+async def test_a_table_served_over_ssh_offers_no_screenshot(tmp_path, monkeypatch):
+    from cardtable.i18n import t
+    from cardtable.saves import SaveStore
+    from cardtable.ui.app import CardTableApp
+
+    def titles(app):
+        return {str(command.title) for command in app.get_system_commands(app.screen)}
+
+    app = CardTableApp(store=SaveStore(tmp_path))
+    async with app.run_test(size=(100, 30)):
+        here = titles(app)
+        monkeypatch.setenv("CARDTABLE_SERVED", "ssh")
+        served = titles(app)
+    assert here - served == {t("sys_screenshot")}
 
 
 def _cardtable(*args: str, env: dict | None = None, **kwargs):

@@ -158,6 +158,7 @@ def child_environment(home: Path, term: str | None, client_env: dict) -> dict[st
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
         "CARDTABLE_HOME": str(home),
+        "CARDTABLE_SERVED": "ssh",      # the table leaves out what cannot work over SSH (screenshots)
         "TERM": term if term and _TERM.match(term) else "xterm-256color",
         "COLORTERM": "truecolor",
         "PYTHONIOENCODING": "utf-8",

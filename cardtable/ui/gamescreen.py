@@ -541,7 +541,7 @@ class GameScreen(Screen):
         if self.next_step() is None:
             return
         self._cpu_running = True
-        self.run_worker(self._cpu_turn(), group="cpu", exclusive=True)
+        self.run_worker(self._cpu_turn, group="cpu", exclusive=True)   # called when it starts
 
     def human_may_move(self) -> bool:
         """False while the human is to move and a CPU's optional move out of turn at this position (the

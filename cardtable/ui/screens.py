@@ -281,13 +281,46 @@ class SlotsScreen(Screen):
         self.app.push_screen(HandPickerDialog(match, self.app.settings.card_style, title))
 
     def action_delete(self) -> None:
+        """Ask first («Keep» focused): a save deleted by a stray key cannot be brought back."""
         slot = self._current_slot()
-        if slot is not None:
-            try:
-                self.app.store.delete(slot)
-            except SaveError as exc:      # open in another cardtable, or the file cannot be removed
-                self.notify(exc.text, severity="error", markup=False)
+        if slot is not None and on_top(self):
+            self.app.push_screen(DeleteSlotDialog(slot), callback=lambda choice: self._delete_answer(slot, choice))
+
+    def _delete_answer(self, slot: str, choice: str | None) -> None:
+        if choice != "delete":
+            return
+        try:
+            self.app.store.delete(slot)
+        except SaveError as exc:      # open in another cardtable, or the file cannot be removed
+            self.notify(exc.text, severity="error", markup=False)
+        if self.is_mounted:
             self.fill()
+
+
+class DeleteSlotDialog(ChoiceDialog):
+    """Delete a save slot for good, or keep it (the focused default; Esc keeps it too). No key deletes:
+    a «d» typed twice must not remove a game."""
+
+    AUTO_FOCUS = "#keep"
+    DEFAULT_CSS = "DeleteSlotDialog .dialog { width: 72; }"
+    BINDINGS = [Binding("escape", "choose('keep')", "keep")]
+
+    def __init__(self, slot: str) -> None:
+        super().__init__()
+        self.slot = slot
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(t("delete_slot_title", slot=safetext.clean(self.slot, safetext.SHORT))),
+                        classes="dialog-title")
+            yield Static(t("delete_slot_question"))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("delete"), id="delete", variant="error")
+                yield Button(t("keep"), id="keep")
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
+        self.query_one("#keep", Button).focus()
 
 
 class SlotBusyDialog(ChoiceDialog):

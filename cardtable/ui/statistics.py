@@ -115,6 +115,8 @@ class StatisticsScreen(Screen):
         service = self.app.statistics
         rows: list[LevelStats] = await service.call("summary") or []
         history = await service.call("history", self.chart_game, CHART_HANDS) or []
+        if self not in self.app.screen_stack:     # closed (Esc typed ahead) while the database answered
+            return
         notice = service.take_notice()
         self._show(rows, [points for _, points in history], notice)
 
