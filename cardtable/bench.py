@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 MINIMAL_APP = """
 import time
@@ -142,7 +144,32 @@ def decision_times(game: str, level: str, samples: int = 400) -> list[float]:
     return times
 
 
-MATCH_CYCLE_SAVE = "gongzhu-match-last-card"    # saves/examples: your last card ends the match
+MATCH_CYCLE_SAVE = "gongzhu-match-last-card"    # a match that your last card ends
+
+
+def _match_at_its_last_card(store: Any, slot: str) -> Path:
+    """Save as ``slot`` a three-hand Gong Zhu match (seed 35, normal CPUs) at the human's last move, made
+    here so the bench needs no file of the repository (an installed cardtable has none)."""
+    from cardtable import games
+    from cardtable.games.gongzhu.state import GongZhuOptions
+
+    spec = games.get("gongzhu")
+    options = GongZhuOptions(target=1000, max_hands=3)
+    played = spec.new_match(options, 35)
+    bot, last_human = spec.bot("normal"), 0
+    moves: list[tuple[Any, int]] = []
+    while not played.is_over():
+        seat = played.to_move()
+        assert seat is not None
+        move = bot.choose(played.view(seat))
+        if seat == 0:
+            last_human = len(moves)
+        moves.append((move, seat))
+        played.apply(move, seat)
+    match = spec.new_match(options, 35)
+    for move, seat in moves[:last_human]:
+        match.apply(move, seat)
+    return store.save(slot, match, ["human", "cpu:normal", "cpu:normal", "cpu:normal"])
 
 
 def ui_match_cycles(cycles: int = 20) -> list[tuple[int, int | None, int]]:
@@ -153,7 +180,6 @@ def ui_match_cycles(cycles: int = 20) -> list[tuple[int, int | None, int]]:
     import asyncio
     import os
     import shutil
-    from pathlib import Path
 
     from cardtable.saves import SaveStore
     from cardtable.settings import Settings
@@ -163,11 +189,10 @@ def ui_match_cycles(cycles: int = 20) -> list[tuple[int, int | None, int]]:
     from cardtable.ui.gamescreen import HUMAN, GameScreen
     from cardtable.ui.home import HomeScreen
 
-    example = Path(__file__).resolve().parents[1] / "saves" / "examples" / f"{MATCH_CYCLE_SAVE}.json"
     samples: list[tuple[int, int | None, int]] = []
 
-    async def finish(pilot: object) -> None:
-        app = pilot.app  # type: ignore[attr-defined]
+    async def finish(pilot: Any) -> None:
+        app = pilot.app
         for _ in range(200):
             top = app.screen
             if isinstance(top, MatchEndDialog):
@@ -189,6 +214,7 @@ def ui_match_cycles(cycles: int = 20) -> list[tuple[int, int | None, int]]:
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot)
             samples.append((0, rss_kib(), live_widgets()))
+            example = _match_at_its_last_card(SaveStore(save_dir), "example")
             for cycle in range(1, cycles + 1):
                 shutil.copyfile(example, os.path.join(save_dir, f"{MATCH_CYCLE_SAVE}.json"))
                 app.resume(MATCH_CYCLE_SAVE)
