@@ -29,7 +29,11 @@ def trick_text(screen) -> str:
 
 
 async def open_table(pilot, app) -> GuinoteScreen:
-    await wait_until(pilot, lambda: any(isinstance(s, GuinoteScreen) for s in app.screen_stack), timeout=20)
+    """The table once it is composed: a move made before its seat panels are mounted has nothing to
+    draw on (seen on a loaded machine)."""
+    await wait_until(pilot, lambda: any(isinstance(s, GuinoteScreen) and s.is_mounted and s.query("#gn-west")
+                                        for s in app.screen_stack), timeout=20)
+    await settle(pilot)
     return table(app)
 
 

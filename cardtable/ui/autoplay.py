@@ -75,6 +75,8 @@ async def play_hands(pilot: Any, hands: int, on_hand: Any = None, max_steps: int
             await pilot.press("h")
             move = bot.choose(screen.match.view(HUMAN))
             screen.play(move, HUMAN)
+        elif top is screen and screen.waits_for_human():
+            await pilot.press("enter")      # the window to sing in: play on (the bot plays no cante here)
         elif top is not screen:
             await pilot.press("escape")     # a table's own panel (a chooser, a show panel): decline it
         await settle(pilot)

@@ -173,6 +173,10 @@ class GameScreen(Screen):
     def cpu_may_move(self) -> bool:
         return not (self.pending_results or self.pending_match_end or self.dealing)
 
+    def waits_for_human(self) -> bool:
+        """Whether the CPUs wait for the human out of turn (a window to sing in: Enter plays on)."""
+        return False
+
     @property
     def style_name(self) -> str:
         return self.app.settings.card_style

@@ -133,18 +133,26 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         return super().cpu_may_move() and not (self.claim_open or self._should_ask_claim() or self.exchange_open
                                                 or self._should_ask_exchange() or self.window_waits())
 
+    def waits_for_human(self) -> bool:
+        return self.window_waits()
+
     def window_waits(self) -> bool:
         """The pair has won a trick, the partner is to lead and the human may still sing: the partner
         waits for the human (a cante, or Enter to play on), as at a real table, at every CPU speed."""
-        match = self.match
-        if (self.hand_over or match.window_pair != team_of(HUMAN) or match.to_move() in (HUMAN, None)
-                or self._window_passed == (match.hand, len(match.tricks))):
+        view = self.human_view()
+        if (self.hand_over or view.window_pair != team_of(HUMAN) or view.to_move in (HUMAN, None)
+                or self._window_passed == self._window_here()):
             return False
-        return any(isinstance(move, Cante) for move in match.legal_moves(HUMAN))
+        return any(isinstance(move, Cante) for move in view.legal)
+
+    def _window_here(self) -> tuple[int, int]:
+        """Which window this is: the hand's number and the tricks played in it."""
+        view = self.human_view()
+        return view.hand_number, len(view.tricks)
 
     def window_suits(self) -> list[str]:
         """The suits the human may sing now (out of turn too)."""
-        return [move.suit for move in self.match.legal_moves(HUMAN) if isinstance(move, Cante)]
+        return [move.suit for move in self.human_view().legal if isinstance(move, Cante)]
 
     def armed_move(self) -> Any:
         legal = self.match.legal_moves(HUMAN) if HUMAN in self.match.optional_movers() or \
@@ -406,7 +414,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_choose(self) -> None:
         if self.window_waits():          # the human lets the window go: the partner leads
-            self._window_passed = (self.match.hand, len(self.match.tricks))
+            self._window_passed = self._window_here()
             self.set_status("")
             self.refresh_table()
             self.advance()
