@@ -102,7 +102,9 @@ class CardTableApp(App[None]):
         for notice in self.startup_notices:
             self.notify(notice, severity="warning", markup=False, timeout=12)
         if self.launch is not None:
-            self.call_after_refresh(self._do_launch)
+            # Pushed before the first refresh: a launched table is the first frame drawn, not the home
+            # screen under it (issue 30: `continue` flashed the hub before the table).
+            self._do_launch()
         self.call_after_refresh(self._check_size)
 
     def _do_launch(self) -> None:
