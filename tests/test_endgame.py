@@ -8,22 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable import search
-from cardtable.cards import guandan_deck, parse_card
-from cardtable.games.guandan import endgame, rules
+from cardtable.cards import guandan_deck
+from cardtable.games.guandan import endgame
 from cardtable.games.guandan import search as gd_search
-from cardtable.games.guandan.state import GuandanMatch, GuandanOptions, Pass, Play
+from cardtable.games.guandan.state import GuandanMatch, GuandanOptions, Pass
 from cardtable.rng import Rng
 from cardtable.tricks import partner, team_of
-
-
-def C(text):
-    return [parse_card(c) for c in text.split()]
-
-
-def play_of(match, text):
-    cards = C(text)
-    combo = rules.classify(cards, match.level)[0]
-    return Play(tuple(cards), combo.type, combo.key)
+from tests.guandan_helpers import C, play_of
 
 
 def late_position(hands, level=2, leader=0):

@@ -7,20 +7,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.cards import guandan_deck, parse_card
+from cardtable.cards import guandan_deck
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.bots import NormalBot, plan, plan_cost, unseen_by_value
-from cardtable.games.guandan.state import GuandanMatch, GuandanOptions, Pass, Play
-
-
-def C(text):
-    return [parse_card(c) for c in text.split()]
-
-
-def play_of(match, text):
-    cards = C(text)
-    combo = rules.classify(cards, match.level)[0]
-    return Play(tuple(cards), combo.type, combo.key)
+from cardtable.games.guandan.state import GuandanMatch, GuandanOptions, Pass
+from tests.guandan_helpers import C, play_of
 
 
 def rigged(hands, level=2, turn=0):

@@ -7,23 +7,14 @@ from collections import Counter
 import pytest
 
 from cardtable import search
-from cardtable.cards import guandan_deck, parse_card
+from cardtable.cards import guandan_deck
 from cardtable.games.guandan import rules
 from cardtable.games.guandan import search as gd_search
 from cardtable.games.guandan.bots import NormalBot, readable_plan, stopping_a_1_2
 from cardtable.games.guandan.state import GuandanMatch, GuandanOptions, Pass, Play
+from tests.guandan_helpers import C, play_of
 
 SMALL = search.Budget(moves=240, min_playouts=4)
-
-
-def C(text):
-    return [parse_card(c) for c in text.split()]
-
-
-def play_of(match, text):
-    cards = C(text)
-    combo = rules.classify(cards, match.level)[0]
-    return Play(tuple(cards), combo.type, combo.key)
 
 
 def plan_of(view):

@@ -8,23 +8,14 @@ from collections import Counter
 import pytest
 
 from cardtable import games, search, workers
-from cardtable.cards import guandan_deck, parse_card
+from cardtable.cards import guandan_deck
 from cardtable.games.guandan import advice, rules
 from cardtable.games.guandan.state import GuandanMatch, GuandanOptions, Pass, Play
+from tests.guandan_helpers import C, play_of
 
 GUANDAN = games.get("guandan")
 SMALL = search.Budget(moves=240, min_playouts=4)
 LEVELS = ("easy", "normal", "hard", "expert")
-
-
-def C(text):
-    return [parse_card(c) for c in text.split()]
-
-
-def play_of(match, text):
-    cards = C(text)
-    combo = rules.classify(cards, match.level)[0]
-    return Play(tuple(cards), combo.type, combo.key)
 
 
 def late_position(hands, level=2):
