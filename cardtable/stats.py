@@ -42,6 +42,7 @@ from typing import Any
 
 from cardtable import games
 from cardtable.engine import Outcome
+from cardtable.games import HandResult
 
 SCHEMA_VERSION = 1
 FILE_NAME = "stats.sqlite3"
@@ -91,34 +92,18 @@ def _now() -> str:
 
 
 # ---------------------------------------------------------------- reading a hand
-@dataclasses.dataclass(frozen=True)
-class HandResult:
-    points: float
-    won: bool | None
-    total: float | None
+_UNREADABLE = (KeyError, IndexError, TypeError, ValueError)      # a record the game's hook cannot read
 
 
 def hand_result(game: str, record: dict[str, Any], seat: int = 0) -> HandResult | None:
-    """What a ``hand_end`` line of the history means for ``seat`` (see the module docstring)."""
-    try:
-        if game == "gongzhu":
-            line = record["lines"][seat]
-            return HandResult(float(line["hand"]), None, float(line["total"]))
-        if game == "guinote":
-            team = seat % 2
-            own = record["points"][team] + record["cantes"][team]
-            other = record["points"][1 - team] + record["cantes"][1 - team]
-            winner = record.get("winner")
-            return HandResult(float(own - other), None if winner is None else winner == team,
-                              float(record["totals"][team]))
-        if game == "guandan":
-            team = seat % 2
-            won = record["winner_team"] == team
-            rise = float(record.get("level_up", 0))
-            return HandResult(rise if won else -rise, won, None)
-    except (KeyError, IndexError, TypeError, ValueError):
+    """What a ``hand_end`` line of the history means for ``seat`` (see the module docstring; each game
+    says it, ``GameSpec.hand_result``). None for a game not installed or a record that cannot be read."""
+    if not games.is_available(game):
         return None
-    return None
+    try:
+        return games.get(game).hand_result(record, seat)
+    except _UNREADABLE:
+        return None
 
 
 def match_result(outcome: Outcome, seat: int = 0, partnerships: bool = False) -> tuple[bool, float] | None:
@@ -793,23 +778,15 @@ def format_row(row: LevelStats) -> list[str]:
 
 
 # ---------------------------------------------------------------- the match's running score
-_RANK_VALUES = {str(n): n for n in range(2, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14}
-
-
 def running_scores(game: str, log: list[dict[str, Any]]) -> list[tuple[str, list[float]]]:
     """The match's score after each hand, one series per seat (Gong Zhu: totals) or per side (Guiñote:
     the points of the coto being played; Guandan: the level reached), each with the i18n key of its
-    label. Read from the ``hand_end`` lines of the history."""
+    label. Read from the ``hand_end`` lines of the history by the game (``GameSpec.running_scores``);
+    empty for a game not installed or a history that cannot be read."""
+    if not games.is_available(game):
+        return []
     hands = [r for r in log if r.get("type") == "hand_end"]
     try:
-        if game == "gongzhu":
-            return [(f"gz_seat_{s}", [float(h["lines"][s]["total"]) for h in hands]) for s in range(4)]
-        if game == "guinote":
-            return [(key, [float(h["score"][side]) for h in hands])
-                    for side, key in enumerate(("chart_us", "chart_them"))]
-        if game == "guandan":
-            return [(key, [float(_RANK_VALUES[str(h["levels"][side])]) for h in hands])
-                    for side, key in enumerate(("chart_us", "chart_them"))]
-    except (KeyError, IndexError, TypeError, ValueError):
+        return games.get(game).running_scores(hands)
+    except _UNREADABLE:
         return []
-    return []

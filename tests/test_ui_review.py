@@ -244,11 +244,11 @@ def test_review_snapshot(snap_compare, tmp_path, game, lang):
 def test_the_cards_of_each_step_are_marked_in_the_hands(game, seed):
     """In the hands as they were, the cards each seat plays in the step are drawn reversed (at the deal:
     the cards shown in Gong Zhu, the tribute and the return in Guandan)."""
-    from cardtable.ui.review import RENDERERS
+    from cardtable.ui.review import renderer_for
 
     _match, _move, full = _before_the_last_human_move(game, seed)
     rv = review(full, 1)
-    renderer = RENDERERS[game](rv, "colour")
+    renderer = renderer_for(rv, "colour")
     for step in rv.steps:
         for seat in range(4):
             text = renderer.cards(step.hands[seat], renderer.played_by(step, seat))
@@ -304,11 +304,11 @@ def test_the_review_of_a_game_never_opened_in_this_process_has_its_words():
     script = (
         "from tests.test_ui_review import _finished_match\n"
         "from cardtable.review import finished_hands, review\n"
-        "from cardtable.ui.review import RENDERERS, hand_result\n"
+        "from cardtable.ui.review import hand_result, renderer_for\n"
         "m = _finished_match('guinote', 6)\n"
         "rows = [hand_result('guinote', r) for r in finished_hands(m)]\n"
         "rv = review(m, 1)\n"
-        "r = RENDERERS['guinote'](rv, 'colour')\n"
+        "r = renderer_for(rv, 'colour')\n"
         "texts = [r.heading(s).plain + r.notes(s).plain + r.score(s).plain for s in rv.steps]\n"
         "print('\\n'.join(rows + texts))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,

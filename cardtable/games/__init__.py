@@ -12,10 +12,26 @@ from cardtable.engine import Bot, Match, Options
 
 
 @dataclasses.dataclass(frozen=True)
+class HandResult:
+    """What one finished hand counts for one seat in the player's statistics (cardtable.stats):
+    ``points`` of the hand, whether it was ``won`` (None: no winner for that seat) and the running
+    ``total`` after it (None where the game keeps none)."""
+
+    points: float
+    won: bool | None
+    total: float | None
+
+
+@dataclasses.dataclass(frozen=True)
 class GameSpec:
     """How a game plugs in. ``ui`` names the Textual screen as ``module:Class`` so the core never
-    imports Textual; ``hand_scores`` turns a ``hand_end`` record into one number per seat (for sim
-    statistics: points for Gong Zhu, hands won for the partnership games)."""
+    imports Textual; the package of that module also holds ``review`` (the hand review's drawing,
+    cardtable.ui.review). ``hand_scores`` turns a ``hand_end`` record into one number per seat (for sim
+    statistics: points for Gong Zhu, hands won for the partnership games); ``hand_result`` turns it into
+    what the hand counts for a seat in the player's statistics; ``running_scores`` turns the match's
+    ``hand_end`` records into the match-end chart's series, one ``(label key, score after each hand)``
+    per seat or side. The last two raise KeyError, IndexError, TypeError or ValueError on a record
+    they cannot read."""
 
     name: str
     title: str
@@ -23,6 +39,8 @@ class GameSpec:
     options_type: type[Options]
     bots: Mapping[str, Callable[[], Bot]]
     hand_scores: Callable[[dict[str, Any]], list[float]]
+    hand_result: Callable[[dict[str, Any], int], HandResult]
+    running_scores: Callable[[list[dict[str, Any]]], list[tuple[str, list[float]]]]
     score_label: str
     ui: str
     rules_package: str

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.cells import cell_len
+from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
@@ -31,10 +32,17 @@ def shown_keys(screen: Any) -> tuple:
 class Footer(TextualFooter):
     """A Footer that keeps its keys while the screen's bindings show the same."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, ready: bool = False, **kwargs: Any) -> None:
+        """``ready``: the screen's bindings are final already, so the first compose shows its keys."""
         super().__init__(*args, **kwargs)
         self._shown: tuple | None = None
         self._always_compact = bool(kwargs.get("compact", False))
+        self._bindings_ready = ready
+
+    def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = shown_keys(self.screen)        # what it shows: no rebuild for the same keys
+        yield from super().compose()
 
     def bindings_changed(self, screen: Any) -> None:
         self._bindings_ready = True
@@ -52,6 +60,9 @@ class Footer(TextualFooter):
         self.prune_watchers()
         self.fit_width()
 
+    def on_mount(self) -> None:
+        self.fit_width()        # composed ready (DialogKeys): its keys are there before its first layout
+
     def on_resize(self) -> None:
         self.fit_width()
 
@@ -67,8 +78,9 @@ class Footer(TextualFooter):
         return width + 1                         # the command palette key's left border
 
     def fit_width(self) -> None:
-        if self.size.width:
-            self.compact = self._always_compact or self.natural_width() > self.size.width
+        width = self.size.width or self.app.size.width      # before its first layout: the terminal's, as docked
+        if width:
+            self.compact = self._always_compact or self.natural_width() > width
 
     def prune_watchers(self) -> None:
         """Forget the watchers (``data_bind``) of key widgets that are gone (Textual #6666)."""
@@ -95,8 +107,14 @@ class DialogKeys:
         # (which works here: a priority binding): bound here too, last, as the tables bind it.
         if "question_mark" not in self._bindings.key_to_bindings:
             self._bindings.bind("question_mark", "app.help", t("help"))
+
+    async def on_screen_resume(self) -> None:
+        # Mounted when the dialog is on top and mounted, so its keys are final («? Keys» is shown only
+        # then, App.check_action), and drawn with the dialog's first frame. Textual's Footer waits for
+        # the next change of the bindings and fills in frames later: the results' key bar was blank for
+        # a moment on a loaded machine, then «? Keys» came a frame after the others (issue 31).
         if not self.query(TextualFooter):
-            self.mount(Footer())
+            await self.mount(Footer(ready=True))
 
     def adjust_bindings(self) -> None:
         """Change a key's label for this dialog (its button's words) once the bindings are translated."""
