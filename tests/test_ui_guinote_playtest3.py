@@ -292,7 +292,8 @@ async def test_the_hand_cursor_stops_at_the_ends(tmp_path):
 # -- 6: a hint's edge and a checker's cost are a chance in percent, not «points»
 @pytest.mark.parametrize("language, gain, cost", [
     ("en", "6 % more likely to win the hand than Y", "The CPU would have played X: 6 % more likely to win the hand"),
-    ("es", "6 % más probable ganar la mano que con Y", "La CPU habría jugado X: 6 % más probable ganar la mano"),
+    ("es", "un 6 % más de probabilidad de ganar la mano que con Y",
+     "La CPU habría jugado X: un 6 % más de probabilidad de ganar la mano"),
     ("zh", "比Y赢这一局的可能性高 6%", "电脑会出X：赢这一局的可能性高 6%"),
 ])
 def test_the_edge_is_a_percentage_in_every_language(lang, language, gain, cost):

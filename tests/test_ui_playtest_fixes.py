@@ -29,7 +29,7 @@ def test_checker_and_hint_amounts_read_as_changes(lang, language, game):
         assert cost == "The CPU would have played X: 9 % more likely to win the hand"
         assert gain == "9 % more likely to win the hand than Y"
     if game == "guinote" and language == "es":
-        assert cost == "La CPU habría jugado X: 9 % más probable ganar la mano"
+        assert cost == "La CPU habría jugado X: un 9 % más de probabilidad de ganar la mano"
 
 
 # -- 5: the highlighted button is the focused one
