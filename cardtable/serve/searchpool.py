@@ -1,0 +1,227 @@
+"""One search pool per server (issue 34): a fixed number of search workers shared by all its tables.
+
+Alone, every table starts its own search worker (``cardtable.workers.Thinker``: ~24 MB each). A served
+table is instead given one end of a socket pair (its fd in ``CARDTABLE_SEARCH_POOL_FD``) whose other end
+is read by the server's :class:`SearchPool`, in the server's event loop: the questions are the ones a
+table would send its own worker, framed as ``multiprocessing.connection`` frames, and the pool only
+routes those frames, never unpickles them: each goes, whole, to one of ``size`` worker processes (the
+very ``cardtable.workers.main`` a table would start: same functions, same bots, same answer, the
+budgets being counts of playouts, not seconds), and its answer goes back to the table that asked.
+
+- **Fair.** Each table's questions wait in a queue of its own (at most QUEUE_CAP; beyond it the pool
+  stops reading that table's socket); a free worker takes the oldest question of the next table in
+  turn (round robin over the tables that are waiting), so one table's expert hints cannot starve
+  another's hard move.
+- **Never a lost move.** A worker that dies in the middle of a question is replaced; the table gets
+  ``("lost", None)`` and answers that question itself (its own worker, or a thread), as the Thinker
+  does when its worker dies. A table whose pool has gone (the server ended) goes back to its own worker.
+- **Never left behind.** The workers hold the read end of a lifeline pipe only the server writes to
+  (as a Thinker's do), so they end with the server however it ends; :meth:`SearchPool.close` kills them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import pickle
+import socket
+import struct
+from collections import deque
+from typing import Any
+
+QUEUE_CAP = 4                    # questions of one table waiting at once
+MAX_FRAME = 64 * 1024 * 1024     # the largest question or answer passed on (a view is a few KB)
+LOST_REPLY = pickle.dumps(("lost", None))
+
+
+async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
+    """One ``multiprocessing.connection`` frame (its header included), or None at the end or when it
+    is too large."""
+    try:
+        header = await reader.readexactly(4)
+        (size,) = struct.unpack("!i", header)
+        if size == -1:
+            more = await reader.readexactly(8)
+            header += more
+            (size,) = struct.unpack("!Q", more)
+        if not 0 <= size <= MAX_FRAME:
+            return None
+        return header + await reader.readexactly(size)
+    except (asyncio.IncompleteReadError, ConnectionError, OSError):
+        return None
+
+
+def frame(payload: bytes) -> bytes:
+    return struct.pack("!i", len(payload)) + payload
+
+
+class _Table:
+    """One table's connection to the pool."""
+
+    def __init__(self, number: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.number = number
+        self.reader, self.writer = reader, writer
+        self.queue: deque[bytes] = deque()
+        self.room = asyncio.Event()
+        self.room.set()
+        self.closed = False
+
+
+class _Worker:
+    def __init__(self, process: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 lifeline: int) -> None:
+        self.process, self.reader, self.writer, self.lifeline = process, reader, writer, lifeline
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(OSError):
+            self.writer.close()
+        if self.lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.lifeline)
+            self.lifeline = -1
+        with contextlib.suppress(Exception):
+            self.process.wait(1.0)
+
+
+class SearchPool:
+    """``size`` search workers and the fair queue in front of them. :meth:`connect` gives a table its
+    socket; ``served`` keeps the order in which the tables' questions were handed out (the last 1,000,
+    by table number), ``answered`` the count."""
+
+    def __init__(self, size: int | None = None) -> None:
+        self.size = max(1, size or os.cpu_count() or 1)
+        self.tables: dict[int, _Table] = {}
+        self.turn: deque[int] = deque()           # tables with a question waiting, in serving order
+        self.served: deque[int] = deque(maxlen=1000)
+        self.answered = 0
+        self.restarts = 0
+        self.closed = False
+        self._numbers = 0
+        self._waiting = asyncio.Event()
+        self._tasks: set[asyncio.Task] = set()
+        self._workers: list[_Worker] = []
+
+    @property
+    def worker_pids(self) -> list[int]:
+        return [w.process.pid for w in self._workers if w.process.poll() is None]
+
+    async def start(self) -> None:
+        """Start the workers (each its own loop of questions)."""
+        for _ in range(self.size):
+            self._spawn(self._serve())
+
+    def _spawn(self, coro: Any) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def connect(self) -> socket.socket:
+        """A new table's end of its socket to the pool (the caller passes it on and closes it)."""
+        number = self._numbers = self._numbers + 1
+        mine, theirs = socket.socketpair()
+        reader, writer = await asyncio.open_unix_connection(sock=mine)
+        table = self.tables[number] = _Table(number, reader, writer)
+        self._spawn(self._read_table(table))
+        return theirs
+
+    async def _read_table(self, table: _Table) -> None:
+        try:
+            while not self.closed:
+                await table.room.wait()
+                data = await read_frame(table.reader)
+                if data is None:
+                    return
+                table.queue.append(data)
+                if len(table.queue) >= QUEUE_CAP:
+                    table.room.clear()
+                if table.number not in self.turn:
+                    self.turn.append(table.number)
+                self._waiting.set()
+        finally:
+            table.closed = True
+            table.queue.clear()
+            self.tables.pop(table.number, None)
+            with contextlib.suppress(ValueError):
+                self.turn.remove(table.number)
+            with contextlib.suppress(OSError):
+                table.writer.close()
+
+    def _next(self) -> tuple[_Table, bytes] | None:
+        """The next question to hand out: the oldest of the table whose turn it is."""
+        while self.turn:
+            table = self.tables.get(self.turn.popleft())
+            if table is None or not table.queue:
+                continue
+            data = table.queue.popleft()
+            if table.queue:
+                self.turn.append(table.number)
+            if len(table.queue) < QUEUE_CAP:
+                table.room.set()
+            self.served.append(table.number)
+            return table, data
+        return None
+
+    async def _new_worker(self) -> _Worker | None:
+        from cardtable.workers import start_worker
+
+        started = await asyncio.to_thread(start_worker)
+        if started is None:
+            return None
+        process, conn, lifeline = started
+        sock = socket.socket(fileno=os.dup(conn.fileno()))
+        conn.close()
+        reader, writer = await asyncio.open_unix_connection(sock=sock)
+        worker = _Worker(process, reader, writer, lifeline)
+        self._workers.append(worker)
+        return worker
+
+    async def _serve(self) -> None:
+        """One worker's loop: the next question, its answer to its table; a new worker if it dies."""
+        worker: _Worker | None = None
+        while not self.closed:
+            if worker is None:
+                worker = await self._new_worker()
+                if worker is None:                # cannot start processes: the tables answer alone
+                    return
+            job = self._next()
+            if job is None:
+                self._waiting.clear()
+                await self._waiting.wait()
+                continue
+            table, question = job
+            worker.writer.write(question)
+            try:
+                await worker.writer.drain()
+                reply = await read_frame(worker.reader)
+            except (ConnectionError, OSError):
+                reply = None
+            if reply is None:                     # the worker died on it: the table answers it itself
+                worker.kill()
+                self._workers.remove(worker)
+                worker = None
+                self.restarts += 1
+                reply = frame(LOST_REPLY)
+            else:
+                self.answered += 1
+            if not table.closed:
+                table.writer.write(reply)
+                with contextlib.suppress(ConnectionError, OSError):
+                    await table.writer.drain()
+
+    async def close(self) -> None:
+        self.closed = True
+        self._waiting.set()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for worker in self._workers:
+            await asyncio.to_thread(worker.kill)
+        self._workers.clear()
+        for table in list(self.tables.values()):
+            with contextlib.suppress(OSError):
+                table.writer.close()
+        self.tables.clear()
