@@ -69,8 +69,7 @@ class _Table:
 
 
 class _Worker:
-    def __init__(self, process: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 lifeline: int) -> None:
+    def __init__(self, process: Any, reader: asyncio.StreamReader | None, writer: Any, lifeline: int) -> None:
         self.process, self.reader, self.writer, self.lifeline = process, reader, writer, lifeline
 
     def kill(self) -> None:
@@ -84,6 +83,16 @@ class _Worker:
             self.lifeline = -1
         with contextlib.suppress(Exception):
             self.process.wait(1.0)
+
+
+def _discard(started: tuple[Any, Any, int]) -> None:
+    process, conn, lifeline = started
+    _Worker(process, None, conn, lifeline).kill()
+
+
+def _discard_started(future: asyncio.Future) -> None:
+    if not future.cancelled() and future.exception() is None and future.result() is not None:
+        _discard(future.result())
 
 
 class SearchPool:
@@ -168,8 +177,16 @@ class SearchPool:
     async def _new_worker(self) -> _Worker | None:
         from cardtable.workers import start_worker
 
-        started = await asyncio.to_thread(start_worker)
+        starting = asyncio.get_running_loop().run_in_executor(None, start_worker)
+        try:
+            started = await asyncio.shield(starting)
+        except asyncio.CancelledError:        # the pool closed while it started: not left behind
+            starting.add_done_callback(_discard_started)
+            raise
         if started is None:
+            return None
+        if self.closed:
+            _discard(started)
             return None
         process, conn, lifeline = started
         sock = socket.socket(fileno=os.dup(conn.fileno()))
