@@ -27,8 +27,9 @@ import os
 import pickle
 import socket
 import struct
+import time
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 QUEUE_CAP = 4                    # questions of one table waiting at once
 MAX_FRAME = 64 * 1024 * 1024     # the largest question or answer passed on (a view is a few KB)
@@ -52,6 +53,23 @@ async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
         return None
 
 
+class Timing(NamedTuple):
+    """One answered question: seconds queued, seconds in the worker, CPU seconds the worker spent
+    (from /proc: in clock ticks)."""
+    queued: float
+    wall: float
+    cpu: float
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def frame(payload: bytes) -> bytes:
     return struct.pack("!i", len(payload)) + payload
 
@@ -62,7 +80,7 @@ class _Table:
     def __init__(self, number: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.number = number
         self.reader, self.writer = reader, writer
-        self.queue: deque[bytes] = deque()
+        self.queue: deque[tuple[float, bytes]] = deque()   # (arrival, question)
         self.room = asyncio.Event()
         self.room.set()
         self.closed = False
@@ -98,13 +116,14 @@ def _discard_started(future: asyncio.Future) -> None:
 class SearchPool:
     """``size`` search workers and the fair queue in front of them. :meth:`connect` gives a table its
     socket; ``served`` keeps the order in which the tables' questions were handed out (the last 1,000,
-    by table number), ``answered`` the count."""
+    by table number), ``answered`` the count and ``timings`` their times."""
 
     def __init__(self, size: int | None = None) -> None:
         self.size = max(1, size or os.cpu_count() or 1)
         self.tables: dict[int, _Table] = {}
         self.turn: deque[int] = deque()           # tables with a question waiting, in serving order
         self.served: deque[int] = deque(maxlen=1000)
+        self.timings: deque[Timing] = deque(maxlen=10_000)   # the answered questions', for the bench
         self.answered = 0
         self.restarts = 0
         self.closed = False
@@ -144,7 +163,7 @@ class SearchPool:
                 data = await read_frame(table.reader)
                 if data is None:
                     return
-                table.queue.append(data)
+                table.queue.append((time.monotonic(), data))
                 if len(table.queue) >= QUEUE_CAP:
                     table.room.clear()
                 if table.number not in self.turn:
@@ -159,19 +178,19 @@ class SearchPool:
             with contextlib.suppress(OSError):
                 table.writer.close()
 
-    def _next(self) -> tuple[_Table, bytes] | None:
+    def _next(self) -> tuple[_Table, float, bytes] | None:
         """The next question to hand out: the oldest of the table whose turn it is."""
         while self.turn:
             table = self.tables.get(self.turn.popleft())
             if table is None or not table.queue:
                 continue
-            data = table.queue.popleft()
+            arrived, data = table.queue.popleft()
             if table.queue:
                 self.turn.append(table.number)
             if len(table.queue) < QUEUE_CAP:
                 table.room.set()
             self.served.append(table.number)
-            return table, data
+            return table, arrived, data
         return None
 
     async def _new_worker(self) -> _Worker | None:
@@ -209,11 +228,12 @@ class SearchPool:
                 self._waiting.clear()
                 await self._waiting.wait()
                 continue
-            table, question = job
+            table, arrived, question = job
+            began, cpu = time.monotonic(), _cpu_seconds(worker.process.pid)
             worker.writer.write(question)
             try:
                 await worker.writer.drain()
-                reply = await read_frame(worker.reader)
+                reply = await read_frame(worker.reader) if worker.reader is not None else None
             except (ConnectionError, OSError):
                 reply = None
             if reply is None:                     # the worker died on it: the table answers it itself
@@ -224,6 +244,8 @@ class SearchPool:
                 reply = frame(LOST_REPLY)
             else:
                 self.answered += 1
+                self.timings.append(Timing(began - arrived, time.monotonic() - began,
+                                           _cpu_seconds(worker.process.pid) - cpu))
             if not table.closed:
                 table.writer.write(reply)
                 with contextlib.suppress(ConnectionError, OSError):

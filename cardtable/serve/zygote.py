@@ -50,6 +50,8 @@ MAX_FDS = 16                   # fds one request may carry
 REPLY_TIMEOUT = 10.0           # seconds the server waits for a pid before it calls the template broken
 RESTART_PAUSE = 5.0            # seconds between two restarts of a template that keeps dying
 REPARENT_WAIT = 2.0            # seconds a new table waits to become the server's child
+# Not imported in the template: the servers and the tools (a table never runs them).
+WARM_SKIP = ("cardtable.serve", "cardtable.bench", "cardtable.chaos", "cardtable.__main__")
 FD_MAP_VARIABLE = "CARDTABLE_FD_MAP"   # plain spawn: "3=17,4=18" (table fd = fd passed), see serve/table
 
 
@@ -69,14 +71,31 @@ def become_subreaper() -> bool:
 
 # ---------------------------------------------------------------- the template's side
 def warm_up() -> None:
-    """Everything a table needs before its first frame that is the same for every table."""
-    from cardtable import cli, games, i18n  # noqa: F401
-    from cardtable.ui import app  # noqa: F401
+    """Everything a table needs before its first frame that is the same for every table: every module
+    of cardtable and of Textual's widgets imported (Textual imports its widgets lazily, on first use),
+    the games registered, the locale catalogues parsed."""
+    import importlib
+    import pkgutil
 
+    import cardtable
+    from cardtable import games, i18n
+
+    for module in pkgutil.walk_packages(cardtable.__path__, "cardtable."):
+        if module.name.startswith(WARM_SKIP):
+            continue
+        with contextlib.suppress(Exception):
+            importlib.import_module(module.name)
     games.games()
     i18n.load_catalogue_files()
-    import textual.app
-    import textual.drivers.linux_driver  # noqa: F401
+    import textual.widgets
+
+    for name in getattr(textual.widgets, "__all__", ()):
+        with contextlib.suppress(Exception):          # a widget with an optional dependency
+            getattr(textual.widgets, name)
+    import gc
+
+    gc.collect()
+    gc.freeze()     # the template's objects are never scanned by a table's collector: their pages stay shared
 
 
 def _receive(sock: socket.socket) -> tuple[dict, list[int]] | None:
