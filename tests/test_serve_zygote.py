@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +189,19 @@ async def test_plain_spawn_still_passes_the_extra_fds(tmp_path):
             [table] = server.sessions
             assert not isinstance(table.child, zygote.ForkedTable)
             assert os.readlink(f"/proc/{table.child.pid}/fd/3").startswith("socket:")
+
+
+async def test_serve_web_forks_its_tabs_from_its_template(tmp_path):
+    aiohttp = pytest.importorskip("aiohttp")
+    pytest.importorskip("textual_serve")
+    from tests.test_serve_web_guard import _open_tab
+    from tests.web_helpers import children_of, web_server
+
+    home = tmp_path / "home"
+    with web_server(home) as served:
+        async with aiohttp.ClientSession() as session:
+            ws, tab = await _open_tab(session, served)        # it drew its screen
+            assert Path(f"/proc/{tab}/comm").read_text().strip() == "cardtable-table"
+            assert os.readlink(f"/proc/{tab}/fd/3").startswith("socket:")      # the search pool
+            assert len(children_of(served.process.pid)) > 1                     # the template, the pool
+            await ws.close()

@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15
 PR_SET_CHILD_SUBREAPER = 36
 MAX_MESSAGE = 256 * 1024       # one request's header; argv and env are small
 MAX_FDS = 16                   # fds one request may carry
@@ -188,6 +189,7 @@ def _become_table(request: dict, fds: list[int], server_pid: int) -> None:
             with contextlib.suppress(OSError):
                 os.close(fd)
     os.setsid()
+    _name_process(b"cardtable-table")
     if 0 in keep and os.isatty(0):
         from cardtable.serve.table import take_terminal
 
@@ -211,6 +213,16 @@ def _become_table(request: dict, fds: list[int], server_pid: int) -> None:
         locale.setlocale(locale.LC_CTYPE, "")
     _open_standard_streams(keep)
     sys.argv = ["cardtable", *request["argv"]]
+
+
+def _name_process(name: bytes) -> None:
+    """The name ``ps``/``top`` show (a forked table's command line is still its template's)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_NAME, ctypes.c_char_p(name[:15]), 0, 0, 0)
+    except (OSError, AttributeError):               # pragma: no cover - not Linux
+        pass
 
 
 def fcntl_dupfd(fd: int, lowest: int) -> int:
