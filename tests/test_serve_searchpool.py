@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from cardtable import games, workers
+from cardtable.serve import searchpool
 from cardtable.serve.searchpool import SearchPool
 from cardtable.workers import Thinker
 from tests.test_workers import decisions
@@ -65,7 +66,7 @@ async def test_a_free_worker_serves_the_waiting_tables_in_turn(tmp_path):
     other, and every answer goes to the table that asked."""
     fifo = tmp_path / "hold"
     os.mkfifo(fifo)
-    pool = SearchPool(size=1)
+    pool = SearchPool(size=1, most=1)
     await pool.start()
     try:
         holder, first, second = [Connection((await pool.connect()).detach()) for _ in range(3)]
@@ -86,10 +87,32 @@ async def test_a_free_worker_serves_the_waiting_tables_in_turn(tmp_path):
         await pool.close()
 
 
+async def test_questions_waiting_with_every_worker_busy_get_an_extra_worker_that_retires(tmp_path, monkeypatch):
+    monkeypatch.setattr(searchpool, "RETIRE_AFTER", 0.5)
+    fifo = tmp_path / "hold"
+    os.mkfifo(fifo)
+    pool = SearchPool(size=1, most=2)
+    await pool.start()
+    try:
+        holder, other = [Connection((await pool.connect()).detach()) for _ in range(2)]
+        holder.send((Path.read_text, (fifo,)))
+        await _until(lambda: list(pool.served) == [1], "the first question to be handed out")
+        other.send((operator.add, (2, 3)))
+        assert await asyncio.to_thread(other.recv) == ("ok", 5)     # while the only worker is held
+        assert pool.peak == 2
+        fifo.write_text("go")
+        assert await asyncio.to_thread(holder.recv) == ("ok", "go")
+        await _until(lambda: len(pool.worker_pids) == 1, "the extra worker to retire")
+        holder.close()
+        other.close()
+    finally:
+        await pool.close()
+
+
 async def test_a_worker_that_dies_on_a_question_is_replaced_and_the_table_answers_it(tmp_path, monkeypatch):
     fifo = tmp_path / "hold"
     os.mkfifo(fifo)
-    pool = SearchPool(size=1)
+    pool = SearchPool(size=1, most=1)
     await pool.start()
     try:
         thinker = _pooled_thinker(monkeypatch, await pool.connect())

@@ -73,6 +73,8 @@ async def _fork(z: zygote.Zygote, what: str, extra: dict[int, int] | None = None
 @pytest.fixture
 def subreaper():
     assert zygote.become_subreaper()
+    yield
+    zygote.become_subreaper(False)
 
 
 async def test_the_fork_gives_exactly_what_was_asked_and_tables_share_no_rng_state(subreaper):

@@ -390,14 +390,14 @@ async def _pool_decisions(tables: int = 8, each: int = 4) -> list:
         await asyncio.gather(*(asyncio.to_thread(ask, n) for n in range(tables)))
         for end in ends:
             end.close()
-        return list(pool.timings)
+        return [list(pool.timings), pool.size, pool.peak]
     finally:
         await pool.close()
 
 
 def pool_report(tables: int = 8) -> None:
-    timings = asyncio.run(_pool_decisions(tables))
-    print(f"search pool ({os.cpu_count()} workers), {tables} tables asking hard Gong Zhu decisions at once: "
+    timings, size, peak = asyncio.run(_pool_decisions(tables))
+    print(f"search pool ({size} workers, {peak} at most), {tables} tables asking hard Gong Zhu decisions at once: "
           f"CPU per decision {_ms([t.cpu for t in timings])}; queued {_ms([t.queued for t in timings])}; "
           f"in the worker {_ms([t.wall for t in timings])}; {load_average()}", flush=True)
 

@@ -12,6 +12,10 @@ budgets being counts of playouts, not seconds), and its answer goes back to the 
   stops reading that table's socket); a free worker takes the oldest question of the next table in
   turn (round robin over the tables that are waiting), so one table's expert hints cannot starve
   another's hard move.
+- **Not starved.** The scheduler gives each process its share of the CPU: ``size`` workers among twenty
+  busy tables would get a tenth of a busy machine, so a question that has waited OVERFLOW_WAIT with
+  every worker busy starts one more worker, up to ``most`` (4 × ``size`` by default); an extra worker
+  ends after RETIRE_AFTER seconds without a question.
 - **Never a lost move.** A worker that dies in the middle of a question is replaced; the table gets
   ``("lost", None)`` and answers that question itself (its own worker, or a thread), as the Thinker
   does when its worker dies. A table whose pool has gone (the server ended) goes back to its own worker.
@@ -32,6 +36,8 @@ from collections import deque
 from typing import Any, NamedTuple
 
 QUEUE_CAP = 4                    # questions of one table waiting at once
+OVERFLOW_WAIT = 0.25             # a question waiting this long with every worker busy: one more worker
+RETIRE_AFTER = 10.0              # seconds an extra worker waits for a question before it ends
 MAX_FRAME = 64 * 1024 * 1024     # the largest question or answer passed on (a view is a few KB)
 LOST_REPLY = pickle.dumps(("lost", None))
 
@@ -114,12 +120,17 @@ def _discard_started(future: asyncio.Future) -> None:
 
 
 class SearchPool:
-    """``size`` search workers and the fair queue in front of them. :meth:`connect` gives a table its
+    """``size`` search workers (up to ``most`` while questions wait) and the fair queue in front of them. :meth:`connect` gives a table its
     socket; ``served`` keeps the order in which the tables' questions were handed out (the last 1,000,
     by table number), ``answered`` the count and ``timings`` their times."""
 
-    def __init__(self, size: int | None = None) -> None:
+    def __init__(self, size: int | None = None, most: int | None = None) -> None:
         self.size = max(1, size or os.cpu_count() or 1)
+        # Extra workers, up to ``most`` in all, while questions wait with every worker busy: a process
+        # gets its share of a busy machine's CPU, so two workers among twenty busy tables would get a
+        # tenth of it; the extras end once idle (RETIRE_AFTER).
+        self.most = max(self.size, most if most is not None else 4 * self.size)
+        self.peak = 0                             # the most workers at once
         self.tables: dict[int, _Table] = {}
         self.turn: deque[int] = deque()           # tables with a question waiting, in serving order
         self.served: deque[int] = deque(maxlen=1000)
@@ -131,6 +142,9 @@ class SearchPool:
         self._waiting = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self._workers: list[_Worker] = []
+        self._serving = 0                         # worker loops running
+        self._idle = 0                            # of them, waiting for a question
+        self._starting = 0                        # of them, starting their worker process
 
     @property
     def worker_pids(self) -> list[int]:
@@ -139,7 +153,17 @@ class SearchPool:
     async def start(self) -> None:
         """Start the workers (each its own loop of questions)."""
         for _ in range(self.size):
-            self._spawn(self._serve())
+            self._spawn(self._serve(extra=False))
+        self._spawn(self._watch_queue())
+
+    async def _watch_queue(self) -> None:
+        """One more worker when the oldest question has waited OVERFLOW_WAIT with every worker busy."""
+        while not self.closed:
+            await asyncio.sleep(OVERFLOW_WAIT / 2)
+            oldest = min((t.queue[0][0] for t in self.tables.values() if t.queue), default=None)
+            if (oldest is not None and time.monotonic() - oldest >= OVERFLOW_WAIT
+                    and not self._idle and not self._starting and self._serving < self.most):
+                self._spawn(self._serve(extra=True))
 
     def _spawn(self, coro: Any) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -215,41 +239,66 @@ class SearchPool:
         self._workers.append(worker)
         return worker
 
-    async def _serve(self) -> None:
-        """One worker's loop: the next question, its answer to its table; a new worker if it dies."""
+    async def _serve(self, extra: bool) -> None:
+        """One worker's loop: the next question, its answer to its table; a new worker if it dies. An
+        ``extra`` one ends after RETIRE_AFTER seconds without a question."""
         worker: _Worker | None = None
-        while not self.closed:
-            if worker is None:
-                worker = await self._new_worker()
-                if worker is None:                # cannot start processes: the tables answer alone
-                    return
-            job = self._next()
-            if job is None:
+        self._serving += 1
+        self.peak = max(self.peak, self._serving)
+        try:
+            while not self.closed:
+                if worker is None:
+                    self._starting += 1
+                    try:
+                        worker = await self._new_worker()
+                    finally:
+                        self._starting -= 1
+                    if worker is None:            # cannot start processes: the tables answer alone
+                        return
+                job = self._next()
+                if job is not None:
+                    worker = await self._answer(worker, job)
+                    continue
                 self._waiting.clear()
-                await self._waiting.wait()
-                continue
-            table, arrived, question = job
-            began, cpu = time.monotonic(), _cpu_seconds(worker.process.pid)
-            worker.writer.write(question)
-            try:
-                await worker.writer.drain()
-                reply = await read_frame(worker.reader) if worker.reader is not None else None
-            except (ConnectionError, OSError):
-                reply = None
-            if reply is None:                     # the worker died on it: the table answers it itself
-                worker.kill()
+                self._idle += 1
+                try:
+                    await asyncio.wait_for(self._waiting.wait(), RETIRE_AFTER if extra else None)
+                except TimeoutError:
+                    return                        # an extra worker no longer needed
+                finally:
+                    self._idle -= 1
+        finally:
+            self._serving -= 1
+            if worker is not None and worker in self._workers:
                 self._workers.remove(worker)
-                worker = None
-                self.restarts += 1
-                reply = frame(LOST_REPLY)
-            else:
-                self.answered += 1
-                self.timings.append(Timing(began - arrived, time.monotonic() - began,
-                                           _cpu_seconds(worker.process.pid) - cpu))
-            if not table.closed:
-                table.writer.write(reply)
-                with contextlib.suppress(ConnectionError, OSError):
-                    await table.writer.drain()
+                worker.kill()
+
+    async def _answer(self, worker: _Worker, job: tuple[_Table, float, bytes]) -> _Worker | None:
+        """Hand one question to ``worker`` and its answer to its table; None if the worker died on it."""
+        table, arrived, question = job
+        began, cpu = time.monotonic(), _cpu_seconds(worker.process.pid)
+        worker.writer.write(question)
+        try:
+            await worker.writer.drain()
+            reply = await read_frame(worker.reader) if worker.reader is not None else None
+        except (ConnectionError, OSError):
+            reply = None
+        alive: _Worker | None = worker
+        if reply is None:                     # the worker died on it: the table answers it itself
+            worker.kill()
+            self._workers.remove(worker)
+            alive = None
+            self.restarts += 1
+            reply = frame(LOST_REPLY)
+        else:
+            self.answered += 1
+            self.timings.append(Timing(began - arrived, time.monotonic() - began,
+                                       _cpu_seconds(worker.process.pid) - cpu))
+        if not table.closed:
+            table.writer.write(reply)
+            with contextlib.suppress(ConnectionError, OSError):
+                await table.writer.drain()
+        return alive
 
     async def close(self) -> None:
         self.closed = True

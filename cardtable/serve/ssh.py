@@ -41,7 +41,7 @@ from asyncssh.packet import SSHPacket
 
 from cardtable.serve import ServeError, data_dir, is_loopback, package_root
 from cardtable.serve.searchpool import SearchPool
-from cardtable.serve.zygote import Zygote, become_subreaper, spawn_table
+from cardtable.serve.zygote import Zygote, become_subreaper, reap_orphans, spawn_table
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, before SIGKILL
@@ -293,6 +293,8 @@ class TableServer:
             connection.close()
         if self.zygote is not None:
             self.zygote.close()
+            become_subreaper(False)
+            reap_orphans()
         if self.pool is not None:
             await self.pool.close()
         if self.acceptor is not None:

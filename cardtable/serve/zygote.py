@@ -65,9 +65,11 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def become_subreaper() -> bool:
-    """Make this process (the server) the reaper of its orphaned descendants: the forked tables."""
-    return sys.platform.startswith("linux") and _prctl(PR_SET_CHILD_SUBREAPER, 1)
+def become_subreaper(on: bool = True) -> bool:
+    """Make this process (the server) the reaper of its orphaned descendants: the forked tables
+    (``on=False``: no longer, once the server has stopped; an embedding process, such as a test run,
+    gets its usual semantics back)."""
+    return sys.platform.startswith("linux") and _prctl(PR_SET_CHILD_SUBREAPER, int(on))
 
 
 # ---------------------------------------------------------------- the template's side
