@@ -215,6 +215,8 @@ async def _level(sessions: int, seconds: float, spawn: str = "zygote", ramp: flo
         finally:
             stop.set()
             await sampler
+            if server.pool is not None:
+                result["pool"] = (list(server.pool.timings), server.pool.peak)
             await server.stop()
         result["seconds"] = time.monotonic() - started
         result["load"] = load_average()
@@ -348,6 +350,10 @@ def _mean(values: list[float]) -> float:
 def level_report(sessions: int, spawn: str, r: dict) -> str:
     ff, key = r["first_frame"], r["key"]
     template = f"; template USS {r['template']:.0f} MiB" if r.get("template") else ""
+    if "pool" in r:
+        timings, peak = r["pool"]
+        template += (f"; search pool: {len(timings)} questions, queued {_ms([t.queued for t in timings])}, "
+                     f"CPU {_ms([t.cpu for t in timings])}, at most {peak} workers")
     return (f"{sessions:3} players, {spawn:6}: hands finished {r['finished']}/{sessions} in {r['seconds']:.1f} s; "
             f"first frame {_ms(ff)} (the table's CPU until then {_ms(r['first_cpu'])}); key→screen {_ms(key)}; per table USS {_mean(r['uss']):.0f} MiB "
             f"(RSS {_mean(r['rss']):.0f}){template}; server total {r['total']:.0f} MiB PSS; {r['load']}")

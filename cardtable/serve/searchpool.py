@@ -37,8 +37,9 @@ from typing import Any, NamedTuple
 
 QUEUE_CAP = 4                    # questions of one table waiting at once
 OVERFLOW_WAIT = 0.25             # a question waiting this long with every worker busy: one more worker
-RETIRE_AFTER = 10.0              # seconds an extra worker waits for a question before it ends
-MAX_FRAME = 64 * 1024 * 1024     # the largest question or answer passed on (a view is a few KB)
+RETIRE_AFTER = 60.0              # seconds an extra worker waits for a question before it ends
+STARTING_AT_ONCE = 2             # extra workers starting at the same time (a start costs ~1 s of CPU)
+MAX_FRAME = 4 * 1024 * 1024      # the largest question or answer passed on (a view is a few KB)
 LOST_REPLY = pickle.dumps(("lost", None))
 
 
@@ -162,7 +163,7 @@ class SearchPool:
             await asyncio.sleep(OVERFLOW_WAIT / 2)
             oldest = min((t.queue[0][0] for t in self.tables.values() if t.queue), default=None)
             if (oldest is not None and time.monotonic() - oldest >= OVERFLOW_WAIT
-                    and not self._idle and not self._starting and self._serving < self.most):
+                    and not self._idle and self._starting < STARTING_AT_ONCE and self._serving < self.most):
                 self._spawn(self._serve(extra=True))
 
     def _spawn(self, coro: Any) -> asyncio.Task:
