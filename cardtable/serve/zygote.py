@@ -104,10 +104,7 @@ def warm_up() -> None:
 def _receive(sock: socket.socket) -> tuple[dict, list[int]] | None:
     """One request, or None when the server has closed its end."""
     fds = array.array("i")
-    try:
-        data, ancillary, flags, _ = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * fds.itemsize))
-    except InterruptedError:                 # pragma: no cover - PEP 475 retries
-        return {}, []
+    data, ancillary, flags, _ = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * fds.itemsize))
     for level, kind, payload in ancillary:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
             fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
@@ -148,8 +145,17 @@ def serve(sock: socket.socket, server_pid: int) -> dict | None:
             with contextlib.suppress(OSError):
                 sock.send(b'{"error": "bad request"}')
             continue
-        report_r, report_w = os.pipe()
-        pid = os.fork()
+        report_r = report_w = -1
+        try:
+            report_r, report_w = os.pipe()
+            pid = os.fork()
+        except OSError:                                # out of processes or fds: this table only
+            for fd in (*fds, report_r, report_w):
+                if fd >= 0:
+                    os.close(fd)
+            with contextlib.suppress(OSError):
+                sock.send(b'{"error": "the fork failed"}')
+            continue
         if pid == 0:                                   # the first child
             os.close(report_r)
             try:
