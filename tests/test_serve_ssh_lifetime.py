@@ -43,15 +43,20 @@ async def _serve_one_table(home: Path, key):
         sys.executable, "-m", "cardtable", "serve", "ssh", "--port", "0",
         env={**os.environ, "PYTHONPATH": package_root(), "CARDTABLE_HOME": str(home)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    first = (await asyncio.wait_for(server.stdout.readline(), WAIT)).decode()
-    port = int(first.split("127.0.0.1:")[1].split()[0])
-    conn = await asyncssh.connect("127.0.0.1", port, username="player", client_keys=[key], known_hosts=None,
-                                  agent_path=None)
-    process = await conn.create_process("new guinote --seed 5", term_type="xterm-256color",
-                                        term_size=(100, 30), encoding=None)
-    terminal = Terminal(process)
-    await terminal.wait_for("You")
-    [table] = _tables(server.pid)
+    try:            # a failure here must not leave the server running (the test's own cleanup needs it)
+        first = (await asyncio.wait_for(server.stdout.readline(), WAIT)).decode()
+        port = int(first.split("127.0.0.1:")[1].split()[0])
+        conn = await asyncssh.connect("127.0.0.1", port, username="player", client_keys=[key],
+                                      known_hosts=None, agent_path=None)
+        process = await conn.create_process("new guinote --seed 5", term_type="xterm-256color",
+                                            term_size=(100, 30), encoding=None)
+        terminal = Terminal(process)
+        await terminal.wait_for("You")
+        [table] = _tables(server.pid)
+    except BaseException:
+        server.kill()
+        await server.wait()
+        raise
     return server, conn, terminal, table
 
 
