@@ -105,6 +105,19 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--hands", type=_hands, default=20, help="hands the memory bench plays (1-200, default 20)")
     bench.add_argument("--game", choices=list(games.games()), default="guandan",
                        help="the table the memory bench plays (default guandan)")
+    serve = bench.add_argument_group("bench serve")
+    serve.add_argument("--players", type=_players, default=None, metavar="N,N,...",
+                       help="bench serve: the numbers of concurrent players (default 1,4,8,16,24)")
+    serve.add_argument("--spawn", type=_spawns, default=("plain", "zygote"), metavar="WAY,...",
+                       help="bench serve: how tables start, compared in one run: plain (a fresh Python per "
+                            "table), zygote (forked from a warm template, one search pool); default both")
+    serve.add_argument("--ramp", type=float, default=0.0, metavar="S",
+                       help="bench serve: the players connect spread over S seconds (default 0: at once)")
+    serve.add_argument("--soak", action="store_true",
+                       help="bench serve: --connections players over --seconds, each pressing a few keys and "
+                            "leaving; then nothing may be left behind (by hand: 200 over 600 s)")
+    serve.add_argument("--connections", type=_players_one, default=200, metavar="N",
+                       help="bench serve --soak: connections in all (default 200)")
 
     from cardtable.serve import add_parser as add_serve_parser
 
@@ -153,6 +166,24 @@ def main(argv: list[str] | None = None) -> int:
                 status.code = 130
         status.flush()
     return status.code
+
+
+def _players_one(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 1000:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 1000, not {text!r}")
+    return int(text)
+
+
+def _players(text: str) -> tuple[int, ...]:
+    """bench serve --players: "1,4,8"."""
+    return tuple(_players_one(part.strip()) for part in text.split(","))
+
+
+def _spawns(text: str) -> tuple[str, ...]:
+    ways = tuple(part.strip() for part in text.split(","))
+    if not ways or any(way not in ("plain", "zygote") for way in ways):
+        raise argparse.ArgumentTypeError(f"the ways are plain and zygote, not {text!r}")
+    return ways
 
 
 def _hands(text: str) -> int:
@@ -220,9 +251,13 @@ def _run(args: argparse.Namespace) -> int:
     if command == "export":
         return _cmd_export(args)
     if command == "bench" and args.what == "serve":
+        from cardtable.serve.load import LEVELS
         from cardtable.serve.load import main as bench_serve
 
-        return bench_serve(args.seconds if args.seconds != 3.0 else 90.0)
+        if not (math.isfinite(args.ramp) and 0 <= args.ramp <= MAX_BENCH_SECONDS):
+            raise CliError(f"--ramp must be from 0 to {MAX_BENCH_SECONDS:g} seconds, not {args.ramp}")
+        return bench_serve(args.seconds if args.seconds != 3.0 else 90.0, args.players or LEVELS,
+                           args.spawn, args.ramp, args.soak, args.connections)
     if command == "bench":
         from cardtable import bench
 

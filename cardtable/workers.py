@@ -30,6 +30,7 @@ This module never imports Textual.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -44,6 +45,8 @@ from typing import Any
 SEARCH_LEVELS = ("hard", "expert")   # the levels whose decisions go to the worker
 MAX_FAILURES = 3                     # workers lost in a row before the thinker keeps to threads
 MODE_VARIABLE = "CARDTABLE_THINKER"  # "thread": never start a worker process (debugging, odd platforms)
+POOL_VARIABLE = "CARDTABLE_SEARCH_POOL_FD"   # a served table's socket to its server's search pool
+LOST = "lost"                        # the pool's reply when its worker died: answer it yourself
 
 
 class ThinkerClosed(Exception):
@@ -168,6 +171,8 @@ class Thinker:
         self._process: subprocess.Popen | None = None
         self._conn: Any = None
         self._lifeline = -1             # our end of the worker's lifeline pipe
+        self.pooled = 0                 # calls answered by the server's search pool (also in "process")
+        self._pool = _pool_connection() if self.processes else None
 
     @property
     def pid(self) -> int | None:
@@ -177,7 +182,7 @@ class Thinker:
 
     def warm(self) -> None:
         """Start the worker now, in the background, so that the first decision does not wait for it."""
-        if self.processes and not self.closed and self._process is None:
+        if self.processes and not self.closed and self._process is None and self._pool is None:
             threading.Thread(target=self._warm, name="cardtable-thinker-start", daemon=True).start()
 
     def _warm(self) -> None:
@@ -191,6 +196,18 @@ class Thinker:
         and :class:`ThinkerClosed` once :meth:`close` was called."""
         if self.closed:
             raise ThinkerClosed
+        if self._pool is not None:
+            with self._lock:
+                outcome = self._in_pool(function, args)
+            if outcome is not None:
+                self.pooled += 1
+                self.answered["process"] += 1
+                status, value = outcome
+                if status == "ok":
+                    return value
+                raise value
+            if self.closed:
+                raise ThinkerClosed
         if self.processes:
             with self._lock:
                 outcome = self._in_worker(function, args)
@@ -225,6 +242,34 @@ class Thinker:
         self.failures = 0
         return reply
 
+    def _in_pool(self, function: Callable[..., Any], args: tuple) -> tuple[str, Any] | None:
+        """The search pool's reply (serve/searchpool.py), or None: then this call is answered as if
+        there were no pool. A pool that has gone (the server ends) is not asked again."""
+        conn = self._pool
+        if conn is None:
+            return None
+        try:
+            conn.send((function, args))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
+        except OSError:
+            self._drop_pool()
+            return None
+        try:
+            reply = conn.recv()
+        except (EOFError, OSError, pickle.UnpicklingError, AttributeError, ImportError):
+            self._drop_pool()
+            return None
+        if not (isinstance(reply, tuple) and len(reply) == 2) or reply[0] == LOST:
+            return None                 # its worker died on this question: the pool itself is fine
+        return reply
+
+    def _drop_pool(self) -> None:
+        conn, self._pool = self._pool, None
+        if conn is not None:
+            with contextlib.suppress(OSError):
+                conn.close()
+
     def _ensure(self) -> bool:
         """A running worker (started if needed); False when there is none to be had."""
         if self.closed or not self.processes:
@@ -235,30 +280,11 @@ class Thinker:
             self._lost()
             if not self.processes:
                 return False
-        from multiprocessing.connection import Connection
-
-        mine = theirs = None
-        lifeline = (-1, -1)
-        try:
-            mine, theirs = socket.socketpair()
-            lifeline = os.pipe()
-            process = subprocess.Popen(
-                [sys.executable, "-c", BOOT, "cardtable-worker", str(theirs.fileno()), str(lifeline[0])],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                pass_fds=(theirs.fileno(), lifeline[0]), close_fds=True,
-                env={**os.environ, PATH_VARIABLE: json.dumps(sys.path)})
-        except (OSError, ValueError, subprocess.SubprocessError):
-            for end in (mine, theirs):
-                if end is not None:
-                    end.close()
-            for fd in lifeline:
-                if fd >= 0:
-                    os.close(fd)
+        started = start_worker()
+        if started is None:
             self._lost()
             return False
-        theirs.close()                  # the worker's ends: its end closing is how we learn it died
-        os.close(lifeline[0])
-        self._process, self._conn, self._lifeline = process, Connection(mine.detach()), lifeline[1]
+        self._process, self._conn, self._lifeline = started
         if self.closed:                 # closed while it started
             self._stop()
             return False
@@ -292,9 +318,58 @@ class Thinker:
         """No more questions: the worker is killed at once (a question being answered is dropped, and
         its caller gets :class:`ThinkerClosed`). Safe to call more than once, from any thread."""
         self.closed = True
+        conn = self._pool
+        if conn is not None:            # wakes a caller waiting on the pool
+            with contextlib.suppress(OSError), socket.socket(fileno=os.dup(conn.fileno())) as end:
+                end.shutdown(socket.SHUT_RDWR)
         process = self._process
         if process is not None:
             _kill(process)              # wakes a caller waiting on the socket (it sees the end)
+
+
+def _pool_connection() -> Any:
+    """The connection to the server's search pool named by CARDTABLE_SEARCH_POOL_FD, if this table
+    was given one (a socket fd), else None."""
+    text = os.environ.get(POOL_VARIABLE, "")
+    if not text.isdigit():
+        return None
+    import stat
+    from multiprocessing.connection import Connection
+
+    try:
+        if not stat.S_ISSOCK(os.fstat(int(text)).st_mode):
+            return None
+    except OSError:
+        return None
+    return Connection(int(text))
+
+
+def start_worker() -> tuple[subprocess.Popen, Any, int] | None:
+    """A new worker process: (the process, a ``Connection`` to it, our end of its lifeline), or None
+    when it cannot be started."""
+    from multiprocessing.connection import Connection
+
+    mine = theirs = None
+    lifeline = (-1, -1)
+    try:
+        mine, theirs = socket.socketpair()
+        lifeline = os.pipe()
+        process = subprocess.Popen(
+            [sys.executable, "-c", BOOT, "cardtable-worker", str(theirs.fileno()), str(lifeline[0])],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            pass_fds=(theirs.fileno(), lifeline[0]), close_fds=True,
+            env={**os.environ, PATH_VARIABLE: json.dumps(sys.path)})
+    except (OSError, ValueError, subprocess.SubprocessError):
+        for end in (mine, theirs):
+            if end is not None:
+                end.close()
+        for fd in lifeline:
+            if fd >= 0:
+                os.close(fd)
+        return None
+    theirs.close()                  # the worker's ends: its end closing is how we learn it died
+    os.close(lifeline[0])
+    return process, Connection(mine.detach()), lifeline[1]
 
 
 def _kill(process: subprocess.Popen) -> None:

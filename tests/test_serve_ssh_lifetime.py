@@ -18,7 +18,7 @@ pytest.importorskip("pyte")
 
 from cardtable.serve import ssh as serve_ssh
 from tests.test_serve_ssh import WAIT, Terminal, _key, _wait_until
-from tests.test_serve_ssh_flood import _alive, _children
+from tests.test_serve_ssh_flood import _alive, _children, _tables
 
 
 def _process_group(pgid: int) -> list[int]:
@@ -43,15 +43,20 @@ async def _serve_one_table(home: Path, key):
         sys.executable, "-m", "cardtable", "serve", "ssh", "--port", "0",
         env={**os.environ, "PYTHONPATH": package_root(), "CARDTABLE_HOME": str(home)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    first = (await asyncio.wait_for(server.stdout.readline(), WAIT)).decode()
-    port = int(first.split("127.0.0.1:")[1].split()[0])
-    conn = await asyncssh.connect("127.0.0.1", port, username="player", client_keys=[key], known_hosts=None,
-                                  agent_path=None)
-    process = await conn.create_process("new guinote --seed 5", term_type="xterm-256color",
-                                        term_size=(100, 30), encoding=None)
-    terminal = Terminal(process)
-    await terminal.wait_for("You")
-    [table] = _children(server.pid)
+    try:            # a failure here must not leave the server running (the test's own cleanup needs it)
+        first = (await asyncio.wait_for(server.stdout.readline(), WAIT)).decode()
+        port = int(first.split("127.0.0.1:")[1].split()[0])
+        conn = await asyncssh.connect("127.0.0.1", port, username="player", client_keys=[key],
+                                      known_hosts=None, agent_path=None)
+        process = await conn.create_process("new guinote --seed 5", term_type="xterm-256color",
+                                            term_size=(100, 30), encoding=None)
+        terminal = Terminal(process)
+        await terminal.wait_for("You")
+        [table] = _tables(server.pid)
+    except BaseException:
+        server.kill()
+        await server.wait()
+        raise
     return server, conn, terminal, table
 
 
@@ -66,6 +71,7 @@ async def test_no_table_outlives_the_server(tmp_path, how):
     try:
         group = _process_group(table)
         assert table in group
+        helpers = [pid for pid in _children(server.pid) if pid != table]   # the template, the pool
         await _wait_until(lambda: _saves(tmp_path, key), what="the first autosave")
         server.send_signal(getattr(signal, how))
         await asyncio.wait_for(server.wait(), WAIT)
@@ -75,6 +81,8 @@ async def test_no_table_outlives_the_server(tmp_path, how):
         await _wait_until(lambda: not any(_alive(pid) for pid in group), timeout=serve_ssh.EXIT_GRACE + WAIT,
                           what=f"every process of the table to end after {how} of the server")
         assert not _process_group(table)
+        await _wait_until(lambda: not any(_alive(pid) for pid in helpers), timeout=WAIT,
+                          what=f"the table template and the search workers to end after {how} of the server")
         [slot] = _saves(tmp_path, key)
         assert isinstance(json.loads(slot.read_text(encoding="utf-8"))["moves"], list)   # saved whole
     finally:

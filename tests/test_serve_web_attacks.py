@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("textual_serve")
 aiohttp = pytest.importorskip("aiohttp")
 
-from tests.web_helpers import children_of, rss_kib, wait_until, web_server
+from tests.web_helpers import rss_kib, tabs_of, wait_until, web_server
 
 TAB_RSS_AFTER_FLOOD_KIB = 96 * 1024    # a tab at rest ~45 MiB; 270 KB of keys took it past 130 MiB
 
@@ -79,10 +79,10 @@ async def test_tabs_past_the_caps_are_refused_with_a_clear_line(tmp_path):
             ws_d = await third.ws_connect(served.ws_url(), headers=origin)
             shown, code = await _refusal(ws_d)
             assert code == 1013 and "2" in shown and "tables" in shown and "address" not in shown, (shown, code)
-            assert len(children_of(served.process.pid)) == 2, "a refused websocket started a tab"
+            assert len(tabs_of(served.process.pid)) == 2, "a refused websocket started a tab"
             await ws_a.close()
             # Its slot is free once its process is gone (a tab still quitting still counts).
-            assert await asyncio.to_thread(wait_until, lambda: len(children_of(served.process.pid)) == 1, 20)
+            assert await asyncio.to_thread(wait_until, lambda: len(tabs_of(served.process.pid)) == 1, 20)
             ws_d = await third.ws_connect(served.ws_url(), headers=origin)
             assert await _first_screen(ws_d) >= 2000
             await ws_c.close()
@@ -156,7 +156,7 @@ async def test_a_flood_of_keys_is_held_to_the_input_budget(tmp_path):
             ws = await session.ws_connect(served.ws_url(query="width=100&height=30"),
                                           headers={"Origin": served.base})
             assert await _first_screen(ws) >= 2000
-            (tab,) = children_of(served.process.pid)
+            (tab,) = tabs_of(served.process.pid)
             message = json.dumps(["stdin", "\x1b[B" * 3000])      # 9 KB of Down keys
             for _ in range(30):
                 await ws.send_str(message)
@@ -227,7 +227,7 @@ async def test_a_tab_whose_process_dies_closes_its_page_and_frees_its_slot(tmp_p
         async with _client() as session:
             ws = await session.ws_connect(served.ws_url(), headers={"Origin": served.base})
             assert await _first_screen(ws) >= 2000
-            (tab,) = children_of(served.process.pid)
+            (tab,) = tabs_of(served.process.pid)
             os.kill(tab, signal.SIGKILL)                       # a crash, the OOM killer
             await _refusal(ws, seconds=20)                     # read until it closes, or 20 s
             assert ws.closed, "the page of a dead tab stayed open (and held its slot)"
@@ -261,7 +261,7 @@ async def test_handshakes_at_the_same_moment_cannot_pass_the_cap_together(tmp_pa
             sockets = await asyncio.gather(*(session.ws_connect(served.ws_url(), headers={"Origin": served.base})
                                              for _ in range(6)))
             outcomes = await asyncio.gather(*(_first_screen(ws, seconds=15) for ws in sockets))
-            assert len(children_of(served.process.pid)) <= 1, "the cap let several tabs in at once"
+            assert len(tabs_of(served.process.pid)) <= 1, "the cap let several tabs in at once"
             assert sum(drawn >= 2000 for drawn in outcomes) == 1, outcomes
             for ws in sockets:
                 await ws.close()

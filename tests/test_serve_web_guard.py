@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("textual_serve")
 aiohttp = pytest.importorskip("aiohttp")
 
-from tests.web_helpers import children_of, processes_of, rss_kib, wait_until, web_server
+from tests.web_helpers import processes_of, rss_kib, tabs_of, wait_until, web_server
 
 MAX_TAB_RSS_KIB = 400 * 1024     # a tab at the largest size measured ~60 MiB; 100000² took gigabytes
 
@@ -66,7 +66,7 @@ async def _screen_bytes(ws, seconds: float, wanted: int = 1) -> int:
 async def _open_tab(session, served, query="width=100&height=30"):
     ws = await session.ws_connect(served.ws_url(query=query), headers={"Origin": served.base})
     assert await _screen_bytes(ws, 40, wanted=2000) >= 2000, "the tab drew nothing"
-    tabs = children_of(served.process.pid)
+    tabs = tabs_of(served.process.pid)
     assert len(tabs) == 1
     return ws, tabs[0]
 
@@ -79,7 +79,7 @@ async def test_the_page_and_the_websocket_want_the_token(served):
         for token in ("", "x" * len(served.token), served.token[:-1]):
             url = served.ws_url(token=token) if token else served.base.replace("http", "ws") + "/ws"
             assert await _refused(session, url, {"Origin": served.base}) in (403, 404)
-        assert children_of(served.process.pid) == [], "a refused websocket started a tab"
+        assert tabs_of(served.process.pid) == [], "a refused websocket started a tab"
 
 
 async def test_a_page_of_another_origin_cannot_open_a_table(served):
@@ -88,7 +88,7 @@ async def test_a_page_of_another_origin_cannot_open_a_table(served):
                        f"http://127.0.0.1:{served.port + 1}", "null", None):
             headers = {} if origin is None else {"Origin": origin}
             assert await _refused(session, served.ws_url(), headers) == 403, origin
-        assert children_of(served.process.pid) == [], "a refused websocket started a tab"
+        assert tabs_of(served.process.pid) == [], "a refused websocket started a tab"
         ws, _tab = await _open_tab(session, served)      # the page's own origin opens one
         await ws.close()
     log_file = served.home / "serve-web.log"
@@ -105,7 +105,7 @@ async def test_a_request_for_another_host_name_is_refused(served):
         assert await _status(session, served.base + "/static/css/xterm.css", headers=foreign) == 421
         headers = {**foreign, "Origin": f"http://evil.example:{served.port}"}
         assert await _refused(session, served.ws_url(), headers) == 421
-        assert children_of(served.process.pid) == []
+        assert tabs_of(served.process.pid) == []
         localhost = served.url.replace("127.0.0.1", "localhost")
         assert await _status(session, localhost) == 200       # this machine's own names are fine
 
@@ -133,12 +133,25 @@ async def _rows_drawn(ws, until_row: int, seconds: float = 30, quiet: float = 1.
     return lowest
 
 
-async def test_a_huge_terminal_size_is_clamped(served):
+@pytest.fixture(params=["zygote", "plain"])
+def served_either_way(request, tmp_path, monkeypatch):
+    """The server with tabs forked from its template, and with tabs started the plain way."""
+    monkeypatch.setenv("CARDTABLE_SPAWN", request.param)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"cpu_speed": "instant"}))
+    with web_server(home) as server:
+        yield request.param, server
+
+
+async def test_a_huge_terminal_size_is_clamped(served_either_way):
+    spawn, served = served_either_way
     async with aiohttp.ClientSession() as session:
         ws, tab = await _open_tab(session, served, query="width=100000&height=100000")
-        environ = dict(item.split(b"=", 1) for item in Path(f"/proc/{tab}/environ").read_bytes().split(b"\0")
-                       if b"=" in item)
-        assert (environ[b"COLUMNS"], environ[b"ROWS"]) == (b"1000", b"1000")
+        if spawn == "plain":   # a forked tab's /proc/PID/environ is its template's, not what it was given
+            environ = dict(item.split(b"=", 1) for item in Path(f"/proc/{tab}/environ").read_bytes().split(b"\0")
+                           if b"=" in item)
+            assert (environ[b"COLUMNS"], environ[b"ROWS"]) == (b"1000", b"1000")
         assert await _rows_drawn(ws, until_row=1000) == 1000
         # Malformed messages are dropped; a resize far too big is clamped: the tab draws 1000 rows.
         for raw in ("not json", "{}", "[]", "[" * 100_000, '["resize", "big"]', '["stdin", 5]', '["resize", {"width": 1e400}]'):

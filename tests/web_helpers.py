@@ -66,6 +66,19 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def tabs_of(pid: int) -> list[int]:
+    """The server's children that are tabs: its others (the table template, the search pool's
+    workers; serve/zygote.py, serve/searchpool.py) have /dev/null for their stdin."""
+    tabs = []
+    for child in children_of(pid):
+        try:
+            if os.readlink(f"/proc/{child}/fd/0") != os.devnull:
+                tabs.append(child)
+        except OSError:
+            pass
+    return tabs
+
+
 def wait_until(predicate, seconds: float = WAIT, step: float = 0.1) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -30,6 +30,7 @@ import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 try:
     import asyncssh
@@ -39,6 +40,8 @@ except ImportError:     # pragma: no cover - the `serve` extra is not installed
 from asyncssh.packet import SSHPacket
 
 from cardtable.serve import ServeError, data_dir, is_loopback, package_root
+from cardtable.serve.searchpool import SearchPool
+from cardtable.serve.zygote import Zygote, become_subreaper, reap_orphans, spawn_table
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, before SIGKILL
@@ -53,6 +56,8 @@ RESIZE_INTERVAL = 0.25    # seconds between two sizes given to a table: a flood 
 _LOCALE = re.compile(r"^[A-Za-z]{1,8}(_[A-Za-z]{1,8})?(\.[A-Za-z0-9-]{1,16})?(@[A-Za-z0-9]{1,16})?$")
 _TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _LOCALE_VARS = ("LANG", "LC_ALL", "LC_MESSAGES")
+SPAWN_VARIABLE = "CARDTABLE_SPAWN"   # "plain": a fresh Python and its own search worker per table
+POOL_FD = 3                          # the search pool's socket in a table (CARDTABLE_SEARCH_POOL_FD)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,6 +206,14 @@ def client_args(command: str | None) -> list[str] | None:
     return words
 
 
+def template_environment() -> dict[str, str]:
+    """The fork server's environment: a table's, without anything of a player's."""
+    env = child_environment(Path("/"), None, {})
+    for name in ("HOME", "CARDTABLE_HOME"):
+        env.pop(name)
+    return env
+
+
 def table_command(*args: str) -> list[str]:
     """The command of one player's table: this interpreter and package, ``-P -s`` so nothing in the
     player's directory (its working directory) is importable, tied to this server (serve/table.py)."""
@@ -222,8 +235,13 @@ class TableServer:
     """Listens, authenticates, enforces the limits and runs one table per connection."""
 
     def __init__(self, limits: SshLimits, directory: Path | None = None,
-                 log: Callable[[str], None] = _log_to_stderr):
+                 log: Callable[[str], None] = _log_to_stderr, spawn: str | None = None):
         self.limits = limits
+        # "zygote": tables forked from a warm template and one search pool (serve/zygote.py,
+        # serve/searchpool.py); "plain": a fresh interpreter per table with its own search worker.
+        self.spawn = spawn or os.environ.get(SPAWN_VARIABLE, "zygote")
+        self.zygote: Zygote | None = None
+        self.pool: SearchPool | None = None
         self.directory = directory or data_dir()
         self.host_key = load_host_key(self.directory)
         self.log = log
@@ -251,6 +269,17 @@ class TableServer:
                 login_timeout=LOGIN_TIMEOUT, keepalive_interval=30, keepalive_count_max=4)
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        if self.spawn != "plain":
+            await self.start_helpers()
+
+    async def start_helpers(self) -> None:
+        """The fork server and the search pool; a template that cannot start leaves the plain way."""
+        self.pool = SearchPool()
+        await self.pool.start()
+        if become_subreaper():
+            self.zygote = Zygote(template_environment())
+            if not await self.zygote.start():
+                self.log("the table template did not start: tables start the plain way")
 
     async def stop(self) -> None:
         """Stop listening; every running table saves (SIGHUP) and leaves."""
@@ -262,6 +291,12 @@ class TableServer:
             session._signal(signal.SIGKILL)
         for connection in list(self.connections):
             connection.close()
+        if self.zygote is not None:
+            self.zygote.close()
+            become_subreaper(False)
+            reap_orphans()
+        if self.pool is not None:
+            await self.pool.close()
         if self.acceptor is not None:
             await self.acceptor.wait_closed()
 
@@ -517,7 +552,7 @@ class _Session:
         self.args = args
         self.process = process
         self.connection = connection
-        self.child: asyncio.subprocess.Process | None = None
+        self.child: Any = None             # asyncio's Process, or a zygote.ForkedTable
         self.master = -1
         self.last_input = time.monotonic()
         self.ended_by: str | None = None
@@ -568,9 +603,7 @@ class _Session:
             _set_size(self.master, width, height)
             os.set_blocking(self.master, False)
             env = child_environment(home, self.process.get_terminal_type(), dict(self.process.env))
-            self.child = await asyncio.create_subprocess_exec(
-                *table_command(*self.args), stdin=slave, stdout=slave, stderr=slave,
-                env=env, cwd=str(home), start_new_session=True)
+            self.child = await self._spawn(env, home, slave)
         finally:
             os.close(slave)
         tasks = [asyncio.ensure_future(coro) for coro in
@@ -594,6 +627,20 @@ class _Session:
         elif self.ended_by == "shutdown":
             self._say("\r\ncardtable: the server is shutting down: your game is saved.\r\n")
         return status if status >= 0 else 1
+
+    async def _spawn(self, env: dict[str, str], home: Path, slave: int) -> Any:
+        """The table: forked from the server's template, or a fresh interpreter when there is none
+        (serve/zygote.spawn_table), on ``slave`` and holding the search pool's socket as fd POOL_FD."""
+        fds = {0: slave, 1: slave, 2: slave}
+        pool = await self.server.pool.connect() if self.server.pool is not None else None
+        try:
+            if pool is not None:
+                fds[POOL_FD] = pool.fileno()
+                env["CARDTABLE_SEARCH_POOL_FD"] = str(POOL_FD)
+            return await spawn_table(self.server.zygote, self.args, env, str(home), fds)
+        finally:
+            if pool is not None:
+                pool.close()
 
     def _say(self, text: str) -> None:
         with contextlib.suppress(OSError, asyncssh.Error, BrokenPipeError):

@@ -44,12 +44,30 @@ def take_terminal() -> None:
         pass
 
 
+def place_fds(mapping: str) -> None:
+    """Put the fds the server passed at the numbers it asked for (``"3=17,4=18"``: fd 17 becomes 3),
+    as a table forked by the template gets them (serve/zygote.py); the originals are closed."""
+    pairs = [tuple(int(n) for n in item.split("=", 1)) for item in mapping.split(",") if item]
+    lowest = max([2, *(number for number, _ in pairs)]) + 1
+    import fcntl
+
+    moved = [(number, fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, lowest)) for number, fd in pairs]
+    for _, fd in pairs:
+        os.close(fd)
+    for number, fd in moved:
+        os.dup2(fd, number, inheritable=False)
+        os.close(fd)
+
+
 def main() -> None:
     if len(sys.argv) < 2 or not sys.argv[1].isdigit():
         raise SystemExit("usage: python -m cardtable.serve.table SERVER_PID [cardtable arguments]")
     if not tie_to_server(int(sys.argv[1])):
         raise SystemExit(1)
     take_terminal()
+    mapping = os.environ.pop("CARDTABLE_FD_MAP", "")
+    if mapping:
+        place_fds(mapping)
     del sys.argv[1]
     import runpy
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import html
 import ipaddress
@@ -75,6 +76,7 @@ INPUT_BURST = 16 * 1024        # ... after a burst of this many (a tab grew ~1.5
 META_COST = 512                # a resize, focus or blur, counted against the same budget
 REFUSAL_LINGER = 1.0           # seconds a refused connection stays open to deliver its answer
 TRY_AGAIN_LATER = 1013         # the websocket close code of a refused tab
+POOL_VARIABLE = "CARDTABLE_SEARCH_POOL_FD"
 
 log = logging.getLogger("cardtable.serve.web")
 
@@ -303,9 +305,89 @@ class RateLimitedLog:
         log.warning(message + more, *args)
 
 
+class Helpers:
+    """The web server's table template and search pool (as ``serve ssh``'s; see serve/zygote.py)."""
+
+    def __init__(self) -> None:
+        self.zygote: Any = None
+        self.pool: Any = None
+
+    async def start(self, env: dict[str, str]) -> None:
+        from cardtable.serve.searchpool import SearchPool
+        from cardtable.serve.zygote import Zygote, become_subreaper
+
+        self.pool = SearchPool()
+        await self.pool.start()
+        if become_subreaper():
+            self.zygote = Zygote(env)
+            if not await self.zygote.start():
+                log.warning("the table template did not start: tabs start the plain way")
+
+    async def close(self) -> None:
+        if self.zygote is not None:
+            self.zygote.close()
+        if self.pool is not None:
+            await self.pool.close()
+
+
+class PipedTab:
+    """A tab forked from the template, with the pipes textual-serve reads and writes: the parts of
+    ``asyncio.subprocess.Process`` that textual-serve and :class:`TabService` use."""
+
+    def __init__(self, table: Any, stdin: asyncio.StreamWriter, stdout: asyncio.StreamReader,
+                 stderr: asyncio.StreamReader) -> None:
+        self.table, self.stdin, self.stdout, self.stderr = table, stdin, stdout, stderr
+
+    @property
+    def pid(self) -> int:
+        return self.table.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.table.returncode
+
+    async def wait(self) -> int:
+        code = await self.table.wait()
+        with contextlib.suppress(Exception):
+            self.stdin.close()
+        return code
+
+
+async def fork_tab(zygote: Any, args: list[str], env: dict[str, str], pool: socket.socket | None) -> PipedTab | None:
+    """A tab forked by ``zygote`` on three new pipes (and the pool's socket as fd 3), or None."""
+    loop = asyncio.get_running_loop()
+    pipes = [os.pipe() for _ in range(3)]
+    fds = {0: pipes[0][0], 1: pipes[1][1], 2: pipes[2][1]}
+    if pool is not None:
+        fds[3] = pool.fileno()
+        env = {**env, POOL_VARIABLE: "3"}
+    try:
+        table = await zygote.spawn(args, env, os.getcwd(), fds) if zygote.ready else None
+    finally:
+        for fd in fds.values():
+            if fd != (pool.fileno() if pool is not None else -1):
+                os.close(fd)
+    if table is None:
+        for fd in (pipes[0][1], pipes[1][0], pipes[2][0]):
+            os.close(fd)
+        zygote.restart_soon()
+        return None
+    readers = []
+    for fd in (pipes[1][0], pipes[2][0]):
+        reader = asyncio.StreamReader(limit=2 ** 16)
+        await loop.connect_read_pipe(functools.partial(asyncio.StreamReaderProtocol, reader), os.fdopen(fd, "rb", 0))
+        readers.append(reader)
+    transport, protocol = await loop.connect_write_pipe(
+        lambda: asyncio.streams.FlowControlMixin(), os.fdopen(pipes[0][1], "wb", 0))
+    stdin = asyncio.StreamWriter(transport, protocol, None, loop)
+    return PipedTab(table, stdin, readers[0], readers[1])
+
+
 def build_server(argv: list[str], host: str, port: int, token: str, listening: socket.socket,
-                 limits: WebLimits = WebLimits()) -> Any:
-    """The aiohttp application around textual-serve's pieces (imported here: the extra is optional)."""
+                 limits: WebLimits = WebLimits(), spawn: str | None = None) -> Any:
+    """The aiohttp application around textual-serve's pieces (imported here: the extra is optional).
+    ``spawn``: "zygote" (the default, or $CARDTABLE_SPAWN): tabs forked from a warm template, one search
+    pool; "plain": a fresh process per tab with its own search worker."""
     from aiohttp import WSMsgType, web
     from aiohttp.abc import AbstractAccessLogger
     from textual_serve.app_service import AppService
@@ -313,6 +395,9 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
 
     from cardtable import i18n
     from cardtable.i18n import t
+
+    spawn = spawn or os.environ.get("CARDTABLE_SPAWN", "zygote")
+    helpers = Helpers()
 
     class TabService(AppService):
         """One tab's process: ours to start (argv, own process group, parent-death signal), with the
@@ -353,10 +438,27 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
                     await self.set_terminal_size(*size)
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
-            process = await asyncio.create_subprocess_exec(
-                *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=self._build_environment(width=width, height=height),
-                start_new_session=True, preexec_fn=_die_with_parent(os.getpid()))
+            """The tab's process: forked from the server's template when it is up (serve/zygote.py),
+            else a fresh one; either way with the search pool's socket if the server has one."""
+            env = self._build_environment(width=width, height=height)
+            pool = await helpers.pool.connect() if helpers.pool is not None else None
+            process: Any = None
+            try:
+                if helpers.zygote is not None:
+                    process = await fork_tab(helpers.zygote, argv[len(child_command()):], env, pool)
+                    if process is None:
+                        helpers.zygote.fallbacks += 1
+                if process is None:
+                    if pool is not None:
+                        env[POOL_VARIABLE] = str(pool.fileno())
+                    process = await asyncio.create_subprocess_exec(
+                        *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                        stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True,
+                        pass_fds=(pool.fileno(),) if pool is not None else (),
+                        preexec_fn=_die_with_parent(os.getpid()))
+            finally:
+                if pool is not None:
+                    pool.close()
             self._process = process
             self._stdin = process.stdin
             return process
@@ -532,11 +634,22 @@ def build_server(argv: list[str], host: str, port: int, token: str, listening: s
                     await tab.send_meta_within_budget({"type": kind})
 
         async def on_startup(self, app: web.Application) -> None:
+            if spawn != "plain":
+                await helpers.start(self._build_template_environment())
             shown = f"[{host}]" if ":" in host else host
             print(f"cardtable: serving in the browser at http://{shown}:{port}/?token={token}", flush=True)
 
         async def on_shutdown(self, app: web.Application) -> None:
             await asyncio.gather(*(self.end_tab(tab) for tab in list(self.tabs)), return_exceptions=True)
+            await helpers.close()
+
+        def _build_template_environment(self) -> dict[str, str]:
+            """A tab's environment without its size: the template's (Textual reads the rest at import)."""
+            env = TabService(self.command, write_bytes=None, write_str=None, close=None,  # type: ignore[arg-type]
+                             download_manager=self.download_manager)._build_environment()
+            for name in ("COLUMNS", "ROWS"):
+                env.pop(name, None)
+            return env
 
         def refused_connection(self, address: str) -> None:
             self.log_refused_connection("%s refused a connection: %d open, %d from there", address,
