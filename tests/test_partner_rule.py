@@ -126,7 +126,7 @@ def partner_led_at_the_table(screen):
     """At a table: Partner (seat 2) leads its lowest single, Left (3) passes; the human to answer."""
     from cardtable.games.guandan.state import TopPlay
 
-    match = screen.match
+    match = screen.seat.match
     card = match.hands[2][0]
     match.hands[2].remove(card)
     lead = play_of(match, card.code)

@@ -164,6 +164,10 @@ class LocalSeat:
     def position(self) -> Hashable:
         return self.session.position
 
+    def forget_view(self) -> None:
+        """Make the view afresh when next asked (the match was changed in place)."""
+        self._view = None
+
     def refusal(self, move: Any) -> IllegalMove | None:
         return self.session.match.why_illegal(move, self.index)
 
