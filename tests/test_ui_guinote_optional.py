@@ -184,13 +184,13 @@ async def test_a_lead_during_the_partners_pause_waits_too(tmp_path, monkeypatch)
         screen = table(app)
         for _ in range(3000):
             await pilot.pause(0.02)
-            if screen._optional_step is not None:
+            if screen.seat.waiting_for() is not None:
                 break
             if isinstance(app.screen, ExchangeScreen) or (screen.window_waits() and not screen._cpu_running):
                 await pilot.press("enter")
             elif screen.seat.match.to_move() == 0 and not screen._cpu_running and app.screen is screen:
                 assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
-        assert screen._optional_step is not None and screen.seat.match.to_move() == 0
+        assert screen.seat.waiting_for() is not None and screen.seat.match.to_move() == 0
         moves = len(screen.seat.match.moves)
         lead = next(m for m in screen.seat.match.legal_moves(0) if isinstance(m, Play))
         assert not screen.play(lead, 0)

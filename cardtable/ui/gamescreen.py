@@ -190,6 +190,8 @@ class GameScreen(TableAdvice, Screen):
                                    dict(event.data.get("params") or {})))
             elif event.type == "take_back_done":
                 self.taken_back()
+            elif event.type == "waited" and self.status == self.wait_text(event.data["seat"]):
+                self.set_status("")          # «A moment…» goes once the CPU has made its move
         for event, records in moves:
             data = event.data
             move = self.spec.match_type.decode_move(data["move"]) if "move" in data else None
