@@ -172,8 +172,9 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         """Called after each move the seat is told of (``move`` only when it is the seat's own; the views
-        before and after it in :attr:`before` and :attr:`after`) with the hand's and the match's end records it produced: notes
-        them, then shows the results or moves the game on. Subclasses add their own first."""
+        before and after it in :attr:`before` and :attr:`after`) with the hand's and the match's end
+        records it produced: notes them, then shows the results or moves the game on. Subclasses add
+        their own first."""
         self.note_move(seat, records)
         self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
 
