@@ -151,7 +151,7 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
                 moves.append((event, []))
             elif event.type in ("hand_over", "match_over") and moves:
                 moves[-1][1].append(event.data["record"])
-            elif event.type == "save_failed":
+            elif event.type == "autosave_failed":
                 self.notify(t("save_failed", reason=event.data["reason"]), severity="error", markup=False)
             elif event.type == "refused":
                 self.refused(Reply(False, event.data.get("key", ""), event.data.get("reason", ""),
