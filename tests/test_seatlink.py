@@ -107,3 +107,49 @@ async def test_a_failed_autosave_is_an_event_in_the_players_language(tmp_path, m
     assert not seat.save()
     assert seat.save_error and events[-1].type == "autosave_failed"
     assert events[-1].data["reason"] == seat.save_error
+
+
+async def test_a_play_waits_for_a_cpus_optional_move_then_goes():
+    """Guiñote, seed 50: the partner (seat 2) sings out of turn with the person to lead. While its cante
+    is shown (the screen's pause) the person's lead is refused with ``wait_first``; once it is made, a
+    ``waited`` event says so and the same lead is played."""
+    from cardtable.games.guinote.state import Cante
+    from cardtable.games.guinote.state import Play as CardPlay
+
+    normal = games.get("guinote").bot("normal")
+    spec = games.get("guinote")
+    seat = LocalSeat(spec, spec.new_match(None, 50), ["human", "cpu:normal", "cpu:normal", "cpu:normal"],
+                     "guinote-1", thinker=workers.Thinker(processes=False))
+    events = []
+    seat.listen(events.extend)
+    held, release = asyncio.Event(), asyncio.Event()
+
+    class Holding(Pacing):
+        async def pause(self, seconds):
+            if seat.waiting_for() is not None:
+                held.set()
+                await release.wait()
+
+    pacing = Holding()
+    seat.pace(pacing)
+    holding = asyncio.ensure_future(held.wait())
+    for _ in range(200):
+        seat.go_on()
+        task = pacing.tasks.pop()
+        await asyncio.wait({task, holding}, return_when=asyncio.FIRST_COMPLETED)
+        if held.is_set():
+            break
+        view = seat.view()
+        assert view.to_move == 0, "the CPUs stopped with the person not to move"
+        assert seat.send(Play(normal.choose(view))).ok
+    assert held.is_set() and seat.waiting_for() == 2 and seat.view().to_move == 0
+    lead = next(move for move in seat.view().legal if isinstance(move, CardPlay))
+    before = seat.position()
+    refused = seat.send(Play(lead))
+    assert not refused.ok and refused.key == "wait_first" and refused.params == {"seat": 2}
+    assert seat.position() == before
+    release.set()
+    await task
+    assert (2, Cante("C")) in seat.match.moves[-1:] and seat.waiting_for() is None
+    assert any(e.type == "waited" and e.data == {"seat": 2} for e in events)
+    assert seat.send(Play(lead)).ok and seat.match.moves[-1] == (0, lead)

@@ -146,10 +146,11 @@ class LocalSeat:
         self._optional: tuple[Hashable, int] | None = None     # (position, CPU seat) while it decides
         self._local: list[Event] = []
         reporting = None if store is None else cast(SaveStore, _ReportingStore(store, self._saved))
+        self._decider = WorkerThinker(spec, thinker)    # the search levels in the worker, the rest in a thread
         self.session = TableSession.solo(
             spec, match, players, store=reporting, slot=slot,
             stats_for=(lambda seat: stats) if stats is not None else None,
-            thinker=WorkerThinker(spec, thinker), cpu_delay=0.0, hints=True, table_extra=table_extra)
+            thinker=self._decider, cpu_delay=0.0, hints=True, table_extra=table_extra)
         self._view: tuple[Hashable, Any] | None = None      # the view made at a position
         self._finished: Any = None     # the finished hand's view, while its results are up
 
@@ -288,8 +289,8 @@ class LocalSeat:
                     if turn.optional:
                         self._optional = (turn.position, turn.seat)
                     try:
-                        move = await asyncio.to_thread(self.session.thinker.decide,   # type: ignore[union-attr]
-                                                       turn.level, turn.view, turn.partner_human)
+                        move = await asyncio.to_thread(self._decider.decide, turn.level, turn.view,
+                                                       turn.partner_human)
                     except workers.ThinkerClosed:     # the app is leaving
                         return
                     if turn.position != self.position() or pacing.armed_move() is not None:
