@@ -1,0 +1,272 @@
+"""A seat at a shared table, played from this process over the hub (docs/design.md «Shared tables»).
+
+:class:`RemoteSeat` implements the seat-link protocol (``ui/seatlink.py``) over a
+:class:`~cardtable.serve.tableclient.TableClient`, so the same table screens that play a terminal's own
+table play a seat at a friends' table: the newest view and the events come from the hub (the seat's
+own only: the server never sends another seat's cards), commands go to the hub, which checks each one
+for this seat, and a refusal comes back later as a ``refused`` event. Nothing here decides for the
+table: CPUs, pacing, saving and statistics are the server's. A refusal the seat can tell at once (the
+card under the cursor) is read from the view — a match sampled from it (``games/<game>/search.world``),
+whose hidden cards are guesses but whose rules for this seat's own moves are the table's.
+
+This module imports no Textual (the screen is made by :func:`table_screen`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from cardtable import games
+from cardtable.engine import IllegalMove
+from cardtable.games import GameSpec
+from cardtable.hints import Hint, Reason
+from cardtable.rng import Rng
+from cardtable.sampling import SamplingError
+from cardtable.search import Evaluation
+from cardtable.table import (
+    SEATS,
+    Answer,
+    Arm,
+    Command,
+    Decline,
+    Event,
+    NextHand,
+    Play,
+    Reply,
+    Sit,
+    Snapshot,
+    Start,
+    TakeBack,
+)
+from cardtable.table import Hint as AskHint
+
+Listener = Callable[[list[Event]], None]
+# Events whose view is the seat's newest (``hand_over``'s is the finished hand, shown behind the results).
+VIEW_EVENTS = ("moved", "hand_over", "next_hand", "take_back_done", "snapshot", "started")
+# What the hub's notices become for the screen: a save failure is the link's own ``save_failed``.
+SAVE_NOTICES = ("hub_save_failed",)
+
+
+def command_json(command: Command) -> dict[str, Any]:
+    """A table command in the wire's form (docs/design.md «The message format»)."""
+    if isinstance(command, Play):
+        return {"cmd": "play", "move": command.move.to_json()}
+    if isinstance(command, Arm):
+        return {"cmd": "arm", "move": command.move.to_json(), "on": command.on}
+    if isinstance(command, Answer):
+        return {"cmd": "answer", "yes": command.yes}
+    if isinstance(command, Sit):
+        return {"cmd": "sit", "seat": command.seat}
+    simple = {Decline: "decline", TakeBack: "take_back", NextHand: "next_hand", AskHint: "hint",
+              Snapshot: "snapshot", Start: "start"}
+    for kind, name in simple.items():
+        if isinstance(command, kind):
+            return {"cmd": name}
+    raise TypeError(f"not a table command: {command!r}")
+
+
+def _reason(data: Any) -> Reason:
+    """A hint's reason back from the wire (its cards stay in their text form)."""
+    if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+        return Reason("hint_none")
+    params = data.get("params") if isinstance(data.get("params"), dict) else {}
+    return Reason.of(data["key"], **{str(k): _reason(v) if isinstance(v, dict) else v for k, v in params.items()})
+
+
+class RemoteSeat:
+    """This player's seat at a shared table (see the module docstring). ``notify(text)`` shows a hub's
+    notice that is not an event of the protocol (someone's CPU moved for them); ``translate(key,
+    params)`` words it in the player's language."""
+
+    def __init__(self, client: Any, spec: GameSpec, *, notify: Callable[[str], None] | None = None,
+                 translate: Callable[..., str] | None = None) -> None:
+        self.client = client
+        self.spec = spec
+        self.index: int = client.seat if client.seat is not None else 0
+        self.notify = notify
+        self.translate = translate
+        self.seats: list[dict[str, Any]] = []
+        self._view: Any = client.view
+        self._number = 0
+        self._generation = 0
+        self._listener: Listener | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[Any]] = set()
+        self._world: tuple[Hashable, Any] | None = None     # (position, a match sampled from the view)
+        self.closed = False
+
+    # -- the protocol
+    def view(self) -> Any:
+        return self._view
+
+    def position(self) -> Hashable:
+        return (self._generation, self._number)
+
+    def refusal(self, move: Any) -> IllegalMove | None:
+        view = self._view
+        if view is None:
+            return IllegalMove("the table is not ready", "table_not_started")
+        if move in view.legal:
+            return None
+        world = self._sampled()
+        if world is not None:
+            try:
+                refusal = world.why_illegal(move, self.index)
+            except (AttributeError, TypeError, ValueError, KeyError, IndexError):
+                refusal = None
+            if refusal is not None:
+                return refusal
+        if not view.legal and getattr(view, "to_move", None) != self.index:
+            return IllegalMove("it is not your turn", "not_your_turn")
+        return IllegalMove("that is not a move now", "table_bad_move")
+
+    def listen(self, listener: Listener) -> None:
+        self._listener = listener
+
+    def send(self, command: Command) -> Reply | None:
+        """Sent to the hub; its refusal (if any) comes back as a ``refused`` event."""
+        task = asyncio.get_running_loop().create_task(self._send(command_json(command)))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return None
+
+    def go_on(self) -> None:
+        """The screen is ready: the table's events flow to it from now on (they wait in the client until
+        then). The server runs the table; nothing else to do."""
+        if self._reader is None and not self.closed:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @property
+    def busy(self) -> bool:
+        return False
+
+    def waiting_for(self) -> int | None:
+        return None
+
+    async def hint(self, over_partner: bool = False) -> Reply:
+        """The server's hint (when the table has hints on), the same search on the seat's own view."""
+        from cardtable.serve.tableclient import HubError
+
+        try:
+            reply = await self.client.hint()
+        except (HubError, TimeoutError):
+            return Reply.refuse("lobby_gone", "the table server cannot be reached")
+        if not reply.get("ok"):
+            return Reply(False, str(reply.get("key", "")), str(reply.get("reason", "")),
+                         dict(reply.get("params") or {}))
+        data = reply.get("data")
+        if not isinstance(data, dict):
+            return Reply(True, data=None)
+        try:
+            move = self.spec.match_type.decode_move(data.get("move"))
+        except (ValueError, TypeError, KeyError):
+            return Reply(True, data=None)
+        gain = data.get("gain") if isinstance(data.get("gain"), int | float) else None
+        return Reply(True, data=Hint(move, _reason(data.get("reason")), gain, None, Evaluation(move, (), 0)))
+
+    async def check(self, view: Any, move: Any) -> Any:
+        """No play checker at a shared table (docs/design.md: what is fair to the other people)."""
+        return None
+
+    # -- a shared table's own
+    def names(self) -> list[str]:
+        """The four seats' names (empty for a CPU)."""
+        if len(self.seats) != SEATS:
+            return [""] * SEATS
+        return [str(seat.get("name") or "") for seat in self.seats]
+
+    async def close(self) -> None:
+        """Stop reading the table's events (the connection stays: the home screen may use it again)."""
+        self.closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+
+    # -- inside
+    def _sampled(self) -> Any:
+        """A match consistent with the seat's view (its hidden cards guessed), made once a position."""
+        position = self.position()
+        if self._world is None or self._world[0] != position:
+            try:
+                world = importlib.import_module(f"cardtable.games.{self.spec.name}.search").world
+                self._world = (position, world(self._view, Rng(0x5EA7)))
+            except (SamplingError, ImportError, AttributeError, ValueError, KeyError, IndexError, TypeError):
+                # (a view the sampler cannot fill: no world; the view's legal moves still say enough)
+                self._world = (position, None)
+        return self._world[1]
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        from cardtable.serve.tableclient import HubError
+
+        fields = {key: value for key, value in message.items() if key != "cmd"}
+        try:
+            reply = await self.client.request(message["cmd"], **fields)
+        except (HubError, TimeoutError):
+            reply = {"ok": False, "key": "lobby_gone", "reason": "the table server cannot be reached",
+                     "params": {}}
+        if not reply.get("ok"):
+            self._deliver([Event("refused", {"key": reply.get("key", ""), "reason": reply.get("reason", ""),
+                                             "params": reply.get("params") or {}})])
+
+    async def _read(self) -> None:
+        from cardtable.serve.tableclient import HubError
+
+        while not self.closed:
+            try:
+                batch = [await self.client.next_event()]
+            except HubError:
+                self._deliver([Event("refused", {"key": "lobby_gone", "params": {},
+                                                 "reason": "the table server cannot be reached"})])
+                return
+            while not self.client.events.empty():        # everything that came together, as one batch
+                batch.append(self.client.events.get_nowait())
+            self._deliver(batch)
+
+    def _deliver(self, batch: list[Event]) -> None:
+        shown: list[Event] = []
+        for event in batch:
+            data = event.data
+            if event.type == "notice":
+                key = str(data.get("notice", ""))
+                params = data.get("params") if isinstance(data.get("params"), dict) else {}
+                if key in SAVE_NOTICES:
+                    shown.append(Event("save_failed", {"reason": str(params.get("reason", ""))}))
+                elif self.notify is not None:
+                    text = self.translate(key, **params) if self.translate is not None else str(data.get("reason"))
+                    self.notify(text)
+                continue
+            if isinstance(data.get("seats"), list) and len(data["seats"]) == SEATS:
+                self.seats = data["seats"]
+            if event.type == "moved" and type(data.get("number")) is int:
+                self._number = data["number"]
+            elif event.type == "take_back_done":
+                self._generation += 1
+            elif event.type == "snapshot" and type(data.get("moves")) is int:
+                self._number = data["moves"]
+                self._generation += 1
+            if event.view is not None and event.type in VIEW_EVENTS:
+                self._view = event.view
+            shown.append(event)
+        if shown and self._listener is not None:
+            self._listener(shown)
+
+
+def table_screen(app: Any, client: Any, lobby: Any) -> Any:
+    """The game's own table screen, a view of this player's seat at the shared table."""
+    from cardtable.i18n import t
+
+    spec = games.get(client.game)
+    seat = RemoteSeat(client, spec, notify=lambda text: app.notify(text, markup=False),
+                      translate=t)
+    seat.seats = list(lobby.seats)
+    players = ["human"] + [f"cpu:{place.get('level', 'normal')}" for place in lobby.seats[1:]]
+    screen = app.game_screen_class(spec.name)(spec, None, players, "", False)
+    screen.seat = seat
+    seat.listen(screen.seat_events)
+    screen.before = seat.view()
+    return screen
