@@ -283,7 +283,8 @@ def _shared_launch(args: argparse.Namespace) -> tuple:
     spec = _spec(args.game)
     if args.level not in spec.bots:
         raise CliError(f"unknown CPU level {args.level!r}; levels: {', '.join(spec.bots)}")
-    return ("friends", "host", spec.name, _options(spec, args.option), args.level)
+    options = _options(spec, args.option) if args.option else None      # None: the game's setup asks
+    return ("friends", "host", spec.name, options, args.level)
 
 
 def _check_terminal() -> None:

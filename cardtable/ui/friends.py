@@ -190,6 +190,7 @@ class TableSetupDialog(AnswerOnce):
     hints are on. Answers ``(open_seats, hints)`` or None."""
 
     BINDINGS = [Binding("escape", "cancel", "back")]
+    AUTO_FOCUS = "#create"
 
     def __init__(self, game: str) -> None:
         super().__init__()
@@ -221,6 +222,7 @@ class JoinDialog(AnswerOnce):
     code or None."""
 
     BINDINGS = [Binding("escape", "cancel", "back")]
+    AUTO_FOCUS = "#join-code"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

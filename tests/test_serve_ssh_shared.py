@@ -1,0 +1,87 @@
+"""Shared tables over ``cardtable serve ssh``: the exec commands' parser, and two real SSH clients
+(asyncssh, each on its own pty, read through pyte) at one Gong Zhu table on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+
+import pytest
+
+asyncssh = pytest.importorskip("asyncssh")
+pyte = pytest.importorskip("pyte")
+
+from cardtable.serve import ssh as serve_ssh  # noqa: E402
+from tests.test_serve_ssh import Terminal, _key, running_server  # noqa: E402
+
+
+@pytest.mark.parametrize(("command", "args"), [
+    ("host gongzhu", ["host", "gongzhu"]),
+    ("host guandan --level hard --option target=500", ["host", "guandan", "--level", "hard", "--option", "target=500"]),
+    ("join k7qx-2m", ["join", "K7QX2M"]),
+    ("join K7QX2M", ["join", "K7QX2M"]),
+    ("new gongzhu", None),                 # not a shared table's command: client_args reads it
+    (None, None),
+])
+def test_shared_commands_are_read_strictly(command, args):
+    assert serve_ssh.shared_args(command) == args
+
+
+@pytest.mark.parametrize("command", [
+    "host", "host chess", "host gongzhu --level god", "host gongzhu --seed 4", "host gongzhu --option",
+    "host gongzhu --option $(rm -rf ~)", "host gongzhu --option a=b;c", "join", "join A B", "join 0O1IL0",
+    "join " + "K" * 300, "host gongzhu\x1b[2J", "host gongzhu " + "--option a=1 " * 9,
+])
+def test_other_shared_commands_are_refused_with_one_line(command):
+    with pytest.raises(serve_ssh.SharedCommandError) as refused:
+        serve_ssh.shared_args(command)
+    assert "host GAME" in str(refused.value) and "\n" not in str(refused.value)
+
+
+@contextlib.asynccontextmanager
+async def player(server, key, name: str, command: str, size=(100, 32)):
+    options = {"username": name, "known_hosts": None, "client_keys": [key], "password_auth": False,
+               "kbdint_auth": False, "agent_path": None}
+    async with asyncssh.connect("127.0.0.1", server.port, **options) as conn:
+        process = await conn.create_process(command, term_type="xterm-256color", term_size=size,
+                                            env={"LANG": "en_US.UTF-8"}, encoding=None)
+        terminal = Terminal(process, *size)
+        try:
+            yield terminal
+        finally:
+            process.close()
+
+
+async def test_a_bad_shared_command_is_refused_in_one_line_over_ssh(tmp_path):
+    async with running_server(tmp_path) as server, player(server, _key(), "eve", "join nothing") as term:
+        await term.wait_for("a shared table is")
+        await asyncio.wait_for(term.closed.wait(), 10)
+        assert not server.sessions
+
+
+async def test_two_players_over_ssh_share_one_gong_zhu_table(tmp_path):
+    started = time.monotonic()
+    async with running_server(tmp_path) as server:
+        assert server.hub is not None and (tmp_path / "hub" / "tables.sock").exists()
+        async with player(server, _key(), "alice", "host gongzhu --level easy --option showing=false") as alice:
+            await alice.wait_for("a table for friends")
+            await alice.keys("\r")                                 # «Make the table»
+            await alice.wait_for("The code to pass on")
+            code = re.search(r"The code to pass on: ([2-9A-Z]{6})", alice.text()).group(1)
+            async with player(server, _key(), "bob", f"join {code}") as bob:
+                await bob.wait_for("alice")                         # each sees the other's name
+                await alice.wait_for("bob")
+                await alice.keys("s")                               # the host starts the deal
+                session = server.hub.tables[code].session
+                await _until(lambda: session.phase == "play", "the deal to start")
+        assert time.monotonic() - started < 60
+
+
+async def _until(condition, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
