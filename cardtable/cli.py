@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--hands", type=_hands, default=20, help="hands the memory bench plays (1-200, default 20)")
     bench.add_argument("--game", choices=list(games.games()), default="guandan",
                        help="the table the memory bench plays (default guandan)")
+    bench.add_argument("--shared", action="store_true",
+                       help="with 'serve': shared tables (4 tables of 2-4 people over SSH), a key to the "
+                            "other people's screens")
 
     from cardtable.serve import add_parser as add_serve_parser
 
@@ -228,6 +231,10 @@ def _run(args: argparse.Namespace) -> int:
         return _cmd_stats(args, sys.stdout)
     if command == "export":
         return _cmd_export(args)
+    if command == "bench" and args.what == "serve" and args.shared:
+        from cardtable.serve.sharedload import main as bench_shared
+
+        return bench_shared(args.seconds if args.seconds != 3.0 else 60.0)
     if command == "bench" and args.what == "serve":
         from cardtable.serve.load import main as bench_serve
 

@@ -13,8 +13,8 @@ import pytest
 asyncssh = pytest.importorskip("asyncssh")
 pyte = pytest.importorskip("pyte")
 
-from cardtable.serve import ssh as serve_ssh  # noqa: E402
-from tests.test_serve_ssh import Terminal, _key, running_server  # noqa: E402
+from cardtable.serve import ssh as serve_ssh
+from tests.test_serve_ssh import Terminal, _key, running_server
 
 
 @pytest.mark.parametrize(("command", "args"), [
