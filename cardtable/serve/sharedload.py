@@ -115,8 +115,8 @@ async def _table(server: Any, number: int, people: int, deadline: float, result:
                     await asyncio.sleep(0.01)
                 if len(session.match.moves) > moves:
                     await asyncio.sleep(0.5)                   # the others' frames arrive meanwhile
-                    for other in screens:
-                        if other is not screen and (arrival := other.first_after(pressed)) is not None:
+                    for watcher in screens:
+                        if watcher is not screen and (arrival := watcher.first_after(pressed)) is not None:
                             result["latency"].append(arrival - pressed)
                     result["moves"] += 1
                     break
