@@ -6,6 +6,7 @@ deal has started it hands the client on (``on_started``), to the table screen th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -102,6 +103,9 @@ class LobbyScreen(Screen):
         self.model = LobbyModel(client.code or "", client.game or "", client.seat or 0)
         self.on_started = on_started
         self._handed_on = False
+        # The events are read by a task of the screen's own, not a Textual worker: it waits for as long as
+        # the lobby is up (a worker would hold every wait for the app's workers).
+        self._listening: asyncio.Task[None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -117,7 +121,11 @@ class LobbyScreen(Screen):
         translate_bindings(self)
         self.fill()
         self.query_one("#lobby-seats", OptionList).focus()
-        self.run_worker(self._listen(), name="lobby-events", exclusive=True, group="lobby")
+        self._listening = asyncio.get_running_loop().create_task(self._listen())
+
+    def on_unmount(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
 
     async def _listen(self) -> None:
         """The table's events until the deal starts (what follows is the table screen's)."""
