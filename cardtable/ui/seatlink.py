@@ -14,8 +14,9 @@ if the move ended a hand, ``hand_over`` (``record``; its view is the finished ha
 results) and ``match_over`` (``record``); ``next_hand`` (the next deal comes to the table: its view);
 ``take_back_done`` (its view); ``take_back_asked``/``…_refused``/``…_cancelled``; ``joined``/``left``/
 ``seats``/``started``/``snapshot`` (shared tables); and two of the link's own: ``refused`` (``key``,
-``reason``, ``params``: a command refused after ``send`` returned) and ``save_failed`` (``reason``,
-the player's language: a solo table's autosave failed).
+``reason``, ``params``: a command refused after ``send`` returned), ``save_failed`` (``reason``,
+the player's language: a solo table's autosave failed) and ``waited`` (``seat``: the CPU whose optional
+move the seat's play waited for has made or declined it).
 
 This module imports no Textual: the screen hands LocalSeat its :class:`Pacing`.
 """
@@ -164,6 +165,10 @@ class LocalSeat:
     def position(self) -> Hashable:
         return self.session.position
 
+    def forget_view(self) -> None:
+        """Make the view afresh when next asked (the match was changed in place)."""
+        self._view = None
+
     def refusal(self, move: Any) -> IllegalMove | None:
         return self.session.match.why_illegal(move, self.index)
 
@@ -291,10 +296,19 @@ class LocalSeat:
                         continue                      # the person moved or armed a move meanwhile
                 if move is not None:
                     await pacing.pause(pacing.cpu_delay(turn.seat, move))
-                self._optional = None
+                self._end_optional()
                 self._resolve(turn, move)
         finally:
             self._running = False
+            if self._optional is not None:
+                self._end_optional()
+                self._deliver()
+
+    def _end_optional(self) -> None:
+        """The CPU's optional move is made or declined: the seat's play need not wait (a ``waited``
+        event: the screen takes back its «A moment…»)."""
+        if self._optional is not None:
+            self._local.append(Event("waited", {"seat": self._optional[1]}))
             self._optional = None
 
     def _resolve(self, turn: CpuTurn, move: Any) -> None:
