@@ -51,14 +51,6 @@ async def seat_for(client: TableClient) -> tuple[RemoteSeat, Seen]:
     return seat, seen
 
 
-async def to_move(seat: RemoteSeat, seen: Seen) -> None:
-    """Until the seat's view says it is to move."""
-    async with asyncio.timeout(20):
-        while not (seat.view() is not None and seat.view().to_move == seat.index and seat.view().legal):
-            seen.arrived.clear()
-            await seen.arrived.wait()
-
-
 def test_every_command_has_its_wire_form():
     move = GZ.match_type.parse_move("QS")
     assert command_json(Play(move)) == {"cmd": "play", "move": move.to_json()}
@@ -76,7 +68,9 @@ async def test_a_remote_seat_draws_its_own_view_refuses_from_it_and_hears_the_hu
             seat, seen = await seat_for(bob)
             await to_move_or_play(alice, seat, seen)
             view = seat.view()
-            assert view.seat == 2 and seat.index == 2
+            # Bob sits at seat 2; his screen sees the table from his chair: himself at 0.
+            assert seat.seat == 2 and seat.index == 0 and view.seat == 0
+            assert view.hand == hub.tables[code].session.match.view(2).hand
             # A card Bob does not hold: refused at once from his view, with the engine's own reason.
             others = [card for card in hub.tables[code].session.match.hands[0]]
             refusal = seat.refusal(GZ.match_type.parse_move(str(others[0])))
@@ -93,9 +87,10 @@ async def test_a_remote_seat_draws_its_own_view_refuses_from_it_and_hears_the_hu
             # A legal play: the seat's own move comes back, with the new view and position.
             before = seat.position()
             seat.send(Play(view.legal[0]))
-            mine = await seen.until(lambda e: e.type == "moved" and e.data["seat"] == 2)
+            mine = await seen.until(lambda e: e.type == "moved" and e.data["seat"] == 0)
             assert mine.data["move"] == view.legal[0].to_json()
-            assert seat.position() != before and seat.names()[0] == "alice" and seat.names()[2] == "bob"
+            assert seat.position() != before and seat.names()[0] == "bob" and seat.names()[2] == "alice"
+            assert (2, view.legal[0]) in hub.tables[code].session.match.moves
             await seat.close()
             for client in (alice, bob):
                 await client.close()
@@ -108,6 +103,7 @@ async def to_move_or_play(alice: TableClient, seat: RemoteSeat, seen: Seen) -> N
     bot = GZ.bot("easy")
     async with asyncio.timeout(30):
         while not (seat.view() is not None and seat.view().to_move == seat.index and seat.view().legal):
+            await asyncio.sleep(0)
             view = alice.view
             if view is not None and view.to_move == alice.seat and view.legal:
                 await alice.play(bot.choose(view))
@@ -138,12 +134,12 @@ async def test_a_dropped_remote_seat_is_played_by_its_cpu_and_plays_on_after_rej
             assert (await bob.join(code))["ok"]
             back, back_seen = await seat_for(bob)
             await back_seen.until(lambda e: e.type == "snapshot")
-            assert back.view().seat == 2 and not session.seats[2].cpu_plays
+            assert back.view().seat == 0 and back.seat == 2 and not session.seats[2].cpu_plays
             await seen.until(lambda e: e.type == "joined" and e.data["seat"] == 2)
             await to_move_or_play(alice, back, back_seen)
             moves = len(session.match.moves)
             back.send(Play(back.view().legal[0]))
-            await back_seen.until(lambda e: e.type == "moved" and e.data["seat"] == 2
+            await back_seen.until(lambda e: e.type == "moved" and e.data["seat"] == 0
                                   and e.data["number"] > moves)
             for remote in (watcher, back):
                 await remote.close()

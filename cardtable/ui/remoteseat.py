@@ -7,7 +7,9 @@ own only: the server never sends another seat's cards), commands go to the hub, 
 for this seat, and a refusal comes back later as a ``refused`` event. Nothing here decides for the
 table: CPUs, pacing, saving and statistics are the server's. A refusal the seat can tell at once (the
 card under the cursor) is read from the view — a match sampled from it (``games/<game>/search.world``),
-whose hidden cards are guesses but whose rules for this seat's own moves are the table's.
+whose hidden cards are guesses but whose rules for this seat's own moves are the table's. The screens
+draw their person at seat 0: the seat hands its screen the table turned to the player's own chair
+(``ui/turned.py``), so ``index`` is 0 and ``seat`` the player's seat at the table.
 
 This module imports no Textual (the screen is made by :func:`table_screen`).
 """
@@ -43,6 +45,7 @@ from cardtable.table import (
     TakeBack,
 )
 from cardtable.table import Hint as AskHint
+from cardtable.ui import turned
 
 Listener = Callable[[list[Event]], None]
 # Events whose view is the seat's newest (``hand_over``'s is the finished hand, shown behind the results).
@@ -86,11 +89,14 @@ class RemoteSeat:
                  translate: Callable[..., str] | None = None) -> None:
         self.client = client
         self.spec = spec
-        self.index: int = client.seat if client.seat is not None else 0
+        self.seat: int = client.seat if client.seat is not None else 0       # at the table
+        self.shift = self.seat if turned.can_turn(spec.name, self.seat) else 0
+        self.index = (self.seat - self.shift) % SEATS          # as the screen counts: its person at 0
         self.notify = notify
         self.translate = translate
         self.seats: list[dict[str, Any]] = []
-        self._view: Any = client.view
+        self._raw: Any = client.view                           # the table's own view (unturned)
+        self._view: Any = turned.turn_view(spec.name, client.view, self.shift)
         self._number = 0
         self._generation = 0
         self._listener: Listener | None = None
@@ -107,7 +113,7 @@ class RemoteSeat:
         return (self._generation, self._number)
 
     def refusal(self, move: Any) -> IllegalMove | None:
-        view = self._view
+        view = self._raw
         if view is None:
             return IllegalMove("the table is not ready", "table_not_started")
         if move in view.legal:
@@ -115,12 +121,12 @@ class RemoteSeat:
         world = self._sampled()
         if world is not None:
             try:
-                refusal = world.why_illegal(move, self.index)
+                refusal = world.why_illegal(move, self.seat)
             except (AttributeError, TypeError, ValueError, KeyError, IndexError):
                 refusal = None
             if refusal is not None:
                 return refusal
-        if not view.legal and getattr(view, "to_move", None) != self.index:
+        if not view.legal and getattr(view, "to_move", None) != self.seat:
             return IllegalMove("it is not your turn", "not_your_turn")
         return IllegalMove("that is not a move now", "table_bad_move")
 
@@ -174,10 +180,10 @@ class RemoteSeat:
 
     # -- a shared table's own
     def names(self) -> list[str]:
-        """The four seats' names (empty for a CPU)."""
+        """The four seats' names (empty for a CPU), from the player's chair: their own first."""
         if len(self.seats) != SEATS:
             return [""] * SEATS
-        return [str(seat.get("name") or "") for seat in self.seats]
+        return [str(place.get("name") or "") for place in self.seats]
 
     async def close(self) -> None:
         """Stop reading the table's events (the connection stays: the home screen may use it again)."""
@@ -194,7 +200,7 @@ class RemoteSeat:
         if self._world is None or self._world[0] != position:
             try:
                 world = importlib.import_module(f"cardtable.games.{self.spec.name}.search").world
-                self._world = (position, world(self._view, Rng(0x5EA7)))
+                self._world = (position, world(self._raw, Rng(0x5EA7)))
             except (SamplingError, ImportError, AttributeError, ValueError, KeyError, IndexError, TypeError):
                 # (a view the sampler cannot fill: no world; the view's legal moves still say enough)
                 self._world = (position, None)
@@ -240,6 +246,11 @@ class RemoteSeat:
                     text = self.translate(key, **params) if self.translate is not None else str(data.get("reason"))
                     self.notify(text)
                 continue
+            if event.view is not None and event.type in VIEW_EVENTS:
+                self._raw = event.view
+            event = Event(event.type, turned.turn_data(self.spec.name, data, self.shift),
+                          turned.turn_view(self.spec.name, event.view, self.shift), event.seq)
+            data = event.data
             if isinstance(data.get("seats"), list) and len(data["seats"]) == SEATS:
                 self.seats = data["seats"]
             if event.type == "moved" and type(data.get("number")) is int:
@@ -263,8 +274,8 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
     spec = games.get(client.game)
     seat = RemoteSeat(client, spec, notify=lambda text: app.notify(text, markup=False),
                       translate=t)
-    seat.seats = list(lobby.seats)
-    players = ["human"] + [f"cpu:{place.get('level', 'normal')}" for place in lobby.seats[1:]]
+    seat.seats = turned.turn_data(spec.name, {"seats": list(lobby.seats)}, seat.shift)["seats"]
+    players = ["human"] + [f"cpu:{place.get('level', 'normal')}" for place in seat.seats[1:]]
     screen = app.game_screen_class(spec.name)(spec, None, players, "", False)
     screen.seat = seat
     seat.listen(screen.seat_events)
