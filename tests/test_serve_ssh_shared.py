@@ -62,7 +62,6 @@ async def test_a_bad_shared_command_is_refused_in_one_line_over_ssh(tmp_path):
 
 
 async def test_two_players_over_ssh_share_one_gong_zhu_table(tmp_path):
-    started = time.monotonic()
     async with running_server(tmp_path) as server:
         assert server.hub is not None and (tmp_path / "hub" / "tables.sock").exists()
         async with player(server, _key(), "alice", "host gongzhu --level easy --option showing=false") as alice:
@@ -76,7 +75,40 @@ async def test_two_players_over_ssh_share_one_gong_zhu_table(tmp_path):
                 await alice.keys("s")                               # the host starts the deal
                 session = server.hub.tables[code].session
                 await _until(lambda: session.phase == "play", "the deal to start")
-        assert time.monotonic() - started < 60
+                await alice.wait_for("Your turn")                   # the table screens, each from its chair
+                bob_seat = next(seat.index for seat in session.seats if seat.name == "bob")
+                await bob.wait_for(f"{CHAIR[(0 - bob_seat) % 4]} to play")   # Alice, seen from Bob's chair
+                # Each sees their own hand only.
+                for term, seat in ((alice, 0), (bob, bob_seat)):
+                    for other in range(4):
+                        shown = [_drawn(c) for c in session.match.hands[other] if _drawn(c) in term.text()]
+                        assert bool(shown) == (other == seat), (other, shown)
+                # Alice lifts and plays the card under her cursor; it lands on Bob's screen.
+                card = await _play_a_card(alice, session, 0)
+                await bob.wait_for(card)
+                # And Bob's card on Alice's screen, when his turn comes.
+                await _until(lambda: session.match.to_move() == bob_seat, "Bob's turn")
+                await bob.wait_for("Your turn")
+                card = await _play_a_card(bob, session, bob_seat)
+                await alice.wait_for(card)
+
+
+CHAIR = ("You", "West", "North", "East")        # the Gong Zhu table's places, from one's own chair
+SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def _drawn(card) -> str:
+    """A card as the table draws it (rank, then the suit's sign)."""
+    text = str(card)
+    return text[:-1] + SUITS[text[-1]]
+
+
+async def _play_a_card(term, session, seat: int) -> str:
+    """Enter lifts the card under the cursor (a playable one), Enter again plays it: the card played."""
+    moves = len(session.match.moves)
+    await term.keys("\r", "\r", pause=0.4)
+    await _until(lambda: any(s == seat for s, _ in session.match.moves[moves:]), f"seat {seat}'s card")
+    return _drawn(next(move.card for s, move in session.match.moves[moves:] if s == seat))
 
 
 async def _until(condition, what: str, timeout: float = 30.0) -> None:
