@@ -77,6 +77,30 @@ def each(turn: Turn) -> Turn:
     return lambda values, shift: type(values)(turn(v, shift) for v in values) if isinstance(values, tuple | list) else values
 
 
+def slot_of(name: str, turn: Turn) -> Turn:
+    """An object with ``__slots__`` (Guandan's TopPlay) whose attribute ``name`` names a seat."""
+    def turned(value: Any, shift: int) -> Any:
+        if value is None:
+            return value
+        import copy
+
+        moved = copy.copy(value)
+        setattr(moved, name, turn(getattr(value, name), shift))
+        return moved
+    return turned
+
+
+def pair_or_none(value: Any, shift: int) -> Any:
+    """``(seat, x)`` or None (Guiñote's exchange)."""
+    return (seat(value[0], shift), *value[1:]) if isinstance(value, tuple) and value else value
+
+
+def dict_of(**turns: Turn) -> Turn:
+    """A record's small object whose keys name seats or pairs (Guiñote's claim)."""
+    return lambda value, shift: ({key: turns[key](item, shift) if key in turns else item
+                                  for key, item in value.items()} if isinstance(value, dict) else value)
+
+
 def tribute_moves(values: Any, shift: int) -> Any:
     """Guandan's ``(kind, from, to, card)``."""
     return tuple((kind, seat(a, shift), seat(b, shift), card) for kind, a, b, card in values)
@@ -99,6 +123,19 @@ GAMES: dict[str, GameTurn] = {
               "tricks": nested_pairs, "winners": seats, "taken": per_seat, "totals": per_seat},
         record={**_RECORD_COMMON, "taken": per_seat, "shown": per_seat, "lines": per_seat, "totals": per_seat,
                 "pig": seats}),
+    "guandan": GameTurn(
+        view={**_COMMON, "levels": per_team, "a_failures": per_team, "declarer": team, "counts": per_seat,
+              "finish": seats, "top": slot_of("seat", seat), "actions": per_seat, "tribute_moves": tribute_moves,
+              "anti_holders": seats, "plays": pairs, "trick": pairs, "last_trick": pairs, "last_winner": seat},
+        record={**_RECORD_COMMON, "finish": seats, "winner_team": team, "levels": per_team,
+                "a_failures": per_team}),
+    "guinote": GameTurn(
+        view={**_COMMON, "dealer": seat, "mano": seat, "pinta_taker": seat, "exchange": pair_or_none,
+              "counts": per_seat, "trick": pairs, "tricks": nested_pairs, "winners": seats,
+              "card_points": per_team, "cantes": each(field_of("seat", seat)), "window_pair": team,
+              "deciding": seat, "carry": per_team, "score": per_team, "cotos": per_team},
+        record={**_RECORD_COMMON, "points": per_team, "cantes": per_team, "ultimas": team, "totals": per_team,
+                "winner": team, "claim": dict_of(pair=team), "score": per_team, "cotos": per_team}),
 }
 
 
