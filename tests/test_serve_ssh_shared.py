@@ -80,6 +80,8 @@ async def test_two_players_over_ssh_share_one_gong_zhu_table(tmp_path):
                 await bob.wait_for(f"{CHAIR[(0 - bob_seat) % 4]} to play")   # Alice, seen from Bob's chair
                 # Each sees their own hand only.
                 for term, seat in ((alice, 0), (bob, bob_seat)):
+                    for card in session.match.hands[seat]:
+                        await term.wait_for(_drawn(card))
                     for other in range(4):
                         shown = [_drawn(c) for c in session.match.hands[other] if _drawn(c) in term.text()]
                         assert bool(shown) == (other == seat), (other, shown)

@@ -185,6 +185,25 @@ class RemoteSeat:
             return [""] * SEATS
         return [str(place.get("name") or "") for place in self.seats]
 
+    def leave(self) -> None:
+        """The player leaves the table's screen: away from the table (their seat stays theirs; its CPU
+        plays it until they come back), the events no longer read."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+
+        async def away() -> None:
+            from cardtable.serve.tableclient import HubError
+
+            with contextlib.suppress(HubError, TimeoutError):
+                await self.client.leave()
+
+        task = asyncio.get_running_loop().create_task(away())
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
     async def close(self) -> None:
         """Stop reading the table's events (the connection stays: the home screen may use it again)."""
         self.closed = True
@@ -276,7 +295,15 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
                       translate=t)
     seat.seats = turned.turn_data(spec.name, {"seats": list(lobby.seats)}, seat.shift)["seats"]
     players = ["human"] + [f"cpu:{place.get('level', 'normal')}" for place in seat.seats[1:]]
-    screen = app.game_screen_class(spec.name)(spec, None, players, "", False)
+    base = app.game_screen_class(spec.name)
+
+    class SharedTableScreen(base):  # type: ignore[misc,valid-type]
+        """The game's own table screen at a shared table: closing it leaves the table."""
+
+        def on_unmount(self) -> None:
+            seat.leave()
+
+    screen = SharedTableScreen(spec, None, players, "", False)
     screen.seat = seat
     seat.listen(screen.seat_events)
     screen.before = seat.view()
