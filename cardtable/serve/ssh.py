@@ -299,6 +299,7 @@ class TableServer:
         self._quiet_until: dict[str, float] = {}          # refused logins: one log line per address per minute
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.hub: Any = None                              # serve.hub.Hub once started (shared tables)
+        self.hub_thinker: Any = None                      # its searches' worker (workers.Thinker)
 
     @property
     def fingerprint(self) -> str:
@@ -340,23 +341,32 @@ class TableServer:
         """Start the hub under ``DIR/hub`` (its saved tables resumed, nobody at them yet)."""
         if not self.limits.shared_tables or self.hub is not None:
             return
+        from cardtable import workers
         from cardtable.serve.hub import Hub, HubBusy, HubLimits
+        from cardtable.table import WorkerThinker
 
+        # The shared tables' searches (the hard levels, hints) in one worker process of the server's,
+        # never on its loop or under its interpreter lock; the cheap levels in the hub's threads.
+        thinker = workers.Thinker()          # (its process starts at the first search)
         hub = Hub(self.directory / "hub", HubLimits(idle_timeout=self.limits.idle_timeout,
-                                                    turn_timeout=self.limits.turn_timeout))
+                                                    turn_timeout=self.limits.turn_timeout),
+                  thinker_for=lambda spec: WorkerThinker(spec, thinker))
         try:
             await hub.start()
         except HubBusy as exc:
             raise ServeError(f"{exc}: is another cardtable server using {self.directory}?") from None
         except OSError as exc:
             raise ServeError(f"cannot start the shared tables: {exc.strerror or exc}") from None
-        self.hub = hub
+        self.hub, self.hub_thinker = hub, thinker
 
     async def stop_hub(self) -> None:
         """Every shared table saved and closed, the hub's socket removed."""
         hub, self.hub = self.hub, None
         if hub is not None:
             await hub.close()
+        thinker, self.hub_thinker = self.hub_thinker, None
+        if thinker is not None:
+            await asyncio.to_thread(thinker.close)
 
     def hub_socket(self, connection: _Connection) -> socket.socket | None:
         """A connected socket to the hub for one connection's table process to inherit, its identity
