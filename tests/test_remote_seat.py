@@ -234,7 +234,7 @@ async def test_the_people_at_a_table_are_told_when_its_saves_fail_and_work_again
                 while not any(n.get("notice") == "hub_save_failed" for n in bob.notices):
                     await asyncio.sleep(0.02)
             notice = next(n for n in bob.notices if n.get("notice") == "hub_save_failed")
-            assert "No space" in notice["params"]["reason"]
+            assert "No space" in notice["params"]["why"]
             seat = RemoteSeat(alice, GZ)
             seen = Seen()
             seat.listen(seen)

