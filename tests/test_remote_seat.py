@@ -149,6 +149,19 @@ async def test_a_dropped_remote_seat_is_played_by_its_cpu_and_plays_on_after_rej
             await hub.close()
 
 
+async def bob_leads(alice: TableClient, seat: RemoteSeat, seen: Seen) -> None:
+    """Both play on (Bob his first legal choice) until Bob is to lead a trick of the play."""
+    for _ in range(30):
+        await to_move_or_play(alice, seat, seen)
+        if seat.view().phase == "play" and not seat.view().trick:
+            return
+        number = len(seen.events)
+        seat.send(Play(seat.view().legal[0]))
+        await seen.until(lambda e, n=number: e.type == "moved" and e.data["seat"] == 0
+                         and seen.events.index(e) >= n)
+    raise AssertionError("Bob never led")
+
+
 def contextlib_suppress_timeout() -> Any:
     import contextlib
 
@@ -281,3 +294,53 @@ async def test_the_store_keeps_recent_tables_and_prunes_old_finished_and_abandon
         assert [name.split(".")[0] for name in left] == ["table-AAAAA3", "table-AAAAA5", "table-AAAAA6"]
     finally:
         await hub.close()
+
+
+async def test_a_take_back_at_a_shared_table_asks_the_other_person_and_no_answer_in_time_is_a_no(tmp_path):
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path, fast(turn_timeout=3.0))
+        try:
+            alice, bob, code = await table_of_two(hub)
+            session = hub.tables[code].session
+            questions: list[str] = []
+            answers = {"yes": True}
+            said: list[str] = []
+
+            def ask(question: str, answer: Any) -> None:
+                questions.append(question)
+                if answers["yes"] is not None:
+                    answer(answers["yes"])
+
+            def translate(key: str, **params: Any) -> str:
+                return key + ":" + ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+
+            host = RemoteSeat(alice, GZ, notify=said.append, translate=translate, ask=ask)
+            host_seen = Seen()
+            host.listen(host_seen)
+            host.go_on()
+            seat, seen = await seat_for(bob)
+            await bob_leads(alice, seat, seen)       # (a trick that ended is not taken back: its cards were seen)
+            moves = len(session.match.moves)
+            seat.send(Play(seat.view().legal[0]))
+            await seen.until(lambda e: e.type == "moved" and e.data["seat"] == 0 and e.data["number"] > moves)
+            seat.send(TakeBack())                              # Alice is asked, and agrees
+            done = await seen.until(lambda e: e.type == "take_back_done")
+            assert questions and questions[0].startswith("remote_take_back_ask:name=bob")
+            assert done.data["moves"] == moves and len(session.match.moves) == moves
+            assert session.undo_used
+            # Asked again, Alice does not answer: after the turn timer that is a «no».
+            answers["yes"] = None
+            await bob_leads(alice, seat, seen)
+            again = len(session.match.moves)
+            seat.send(Play(seat.view().legal[0]))
+            await seen.until(lambda e: e.type == "moved" and e.data["seat"] == 0 and e.data["number"] > again)
+            seat.send(TakeBack())
+            await host_seen.until(lambda e: e.type == "take_back_refused")
+            assert session.request is None and any(text.startswith("remote_take_back_refused:name=alice")
+                                                   for text in said)
+            for remote in (host, seat):
+                await remote.close()
+            for client in (alice, bob):
+                await client.close()
+        finally:
+            await hub.close()

@@ -39,6 +39,7 @@ from cardtable.serve.tablestore import BackgroundStore
 from cardtable.table import (
     OVER,
     SEATS,
+    Answer,
     BotThinker,
     CommandError,
     Decline,
@@ -786,8 +787,10 @@ class Hub:
         """Who the table waits for and at which position, when the turn timer applies: only in play,
         with two people or more here, no take-back asked."""
         people = session.connected()
-        if session.phase != "play" or len(people) < 2 or session.request is not None:
+        if session.phase != "play" or len(people) < 2:
             return None
+        if session.request is not None:                # the others have not all answered a take-back
+            return ("answer", session.position, tuple(sorted(session.request.waiting)))
         if session.results is not None:
             return ("results", session.position)
         to_move = session.match.to_move()
@@ -817,7 +820,10 @@ class Hub:
         if holder is None or table.timer is None or table.timer[0] != holder:
             return
         table.timer = None
-        if holder[0] == "results":
+        if holder[0] == "answer":                       # no answer in time is a «no»
+            for seat in holder[2]:
+                session.submit(seat, Answer(False))
+        elif holder[0] == "results":
             for seat in session.connected():
                 session.submit(seat, NextHand())
         elif holder[0] == "optional":

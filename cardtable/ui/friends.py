@@ -241,6 +241,34 @@ class JoinDialog(AnswerOnce):
         self.dismiss(None)
 
 
+class YesNoDialog(AnswerOnce):
+    """A question another person at the table asks (their take-back): Yes or No (Esc: no)."""
+
+    BINDINGS = [Binding("y", "answer(True)", "answer_yes"), Binding("n,escape", "answer(False)", "answer_no")]
+    AUTO_FOCUS = "#no"
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("answer_yes"), id="yes")
+                yield Button(t("answer_no"), id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+def ask_yes_no(app: Any, question: str, answer: Any) -> None:
+    app.push_screen(YesNoDialog(question), callback=lambda yes: answer(bool(yes)))
+
+
 def open_friends(app: Any, game: str) -> None:
     """The home screen's «Play with friends» (f)."""
     def answered(answer: Any) -> None:

@@ -88,7 +88,8 @@ class RemoteSeat:
     params)`` words it in the player's language."""
 
     def __init__(self, client: Any, spec: GameSpec, *, notify: Callable[[str], None] | None = None,
-                 translate: Callable[..., str] | None = None) -> None:
+                 translate: Callable[..., str] | None = None,
+                 ask: Callable[[str, Callable[[bool], None]], None] | None = None) -> None:
         self.client = client
         self.spec = spec
         self.seat: int = client.seat if client.seat is not None else 0       # at the table
@@ -96,6 +97,7 @@ class RemoteSeat:
         self.index = (self.seat - self.shift) % SEATS          # as the screen counts: its person at 0
         self.notify = notify
         self.translate = translate
+        self.ask = ask               # ask(question, answer): another person's take-back, yes or no
         self.seats: list[dict[str, Any]] = []
         self._raw: Any = client.view                           # the table's own view (unturned)
         self._view: Any = turned.turn_view(spec.name, client.view, self.shift)
@@ -254,6 +256,29 @@ class RemoteSeat:
                 batch.append(self.client.events.get_nowait())
             self._deliver(batch)
 
+    def _say(self, key: str, **params: Any) -> None:
+        if self.notify is not None and self.translate is not None:
+            self.notify(self.translate(key, **params))
+
+    def _take_back_news(self, event: Event) -> None:
+        """A take-back at a shared table needs every other person's yes: asked here (``ask``), and what
+        became of it said (the screens know only their own solo take-back)."""
+        data = event.data
+        asker = data.get("seat")
+        name = self.names()[asker] if type(asker) is int and 0 <= asker < SEATS else ""
+        if event.type == "take_back_asked":
+            if asker == self.index:
+                self._say("remote_take_back_waiting")
+            elif self.index in (data.get("waiting") or ()) and self.ask is not None and self.translate is not None:
+                self.ask(self.translate("remote_take_back_ask", name=name or "?"),
+                         lambda yes: self.send(Answer(yes)))
+        elif event.type == "take_back_refused":
+            by = data.get("by")
+            self._say("remote_take_back_refused",
+                      name=self.names()[by] if type(by) is int and 0 <= by < SEATS else "?")
+        elif event.type == "take_back_cancelled":
+            self._say("remote_take_back_cancelled")
+
     def _deliver(self, batch: list[Event]) -> None:
         shown: list[Event] = []
         for event in batch:
@@ -283,6 +308,7 @@ class RemoteSeat:
                 self._generation += 1
             if event.view is not None and event.type in VIEW_EVENTS:
                 self._view = event.view
+            self._take_back_news(event)
             shown.append(event)
         if shown and self._listener is not None:
             self._listener(shown)
@@ -293,8 +319,10 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
     from cardtable.i18n import t
 
     spec = games.get(client.game)
+    from cardtable.ui.friends import ask_yes_no
+
     seat = RemoteSeat(client, spec, notify=lambda text: app.notify(text, markup=False),
-                      translate=t)
+                      translate=t, ask=lambda question, answer: ask_yes_no(app, question, answer))
     seat.seats = turned.turn_data(spec.name, {"seats": list(lobby.seats)}, seat.shift)["seats"]
     players = ["human"] + [f"cpu:{place.get('level', 'normal')}" for place in seat.seats[1:]]
     base = app.game_screen_class(spec.name)
