@@ -119,3 +119,23 @@ async def _until(condition, what: str, timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.05)
+
+
+async def test_the_shared_tables_stop_and_resume_with_the_server(tmp_path):
+    from cardtable.serve.tableclient import TableClient
+
+    async with running_server(tmp_path) as server:
+        socket_path = server.hub.socket_path
+        alice = await TableClient.connect(socket_path, "SHA256:alice", "alice")
+        code = (await alice.create("guinote", open_seats=(2,), level="easy"))["data"]["code"]
+        assert (await alice.start())["ok"]
+        await alice.close()
+    assert server.hub is None and not socket_path.exists()         # stopped with the server, saved
+    async with running_server(tmp_path) as again:
+        assert code in again.hub.tables                                # resumed, nobody at it yet
+        assert again.hub.tables[code].session.phase == "play"
+        alice = await TableClient.connect(again.hub.socket_path, "SHA256:alice", "alice")
+        assert (await alice.join(code))["data"]["seat"] == 0
+        await alice.close()
+    async with running_server(tmp_path, shared_tables=False) as plain:
+        assert plain.hub is None and not (tmp_path / "hub" / "tables.sock").exists()
