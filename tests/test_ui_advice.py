@@ -142,7 +142,7 @@ async def hard_cpu_thinking(pilot, tmp_path, monkeypatch):
         await pilot.pause(0.01)
     assert started.exists(), "the CPU's decision never started"
     seat = screen.seat.match.to_move()
-    assert seat != HUMAN and seat in screen.bots
+    assert seat != HUMAN and screen.players[seat].startswith("cpu:")
     return screen, release, int(started.read_text()), len(screen.seat.match.moves), screen.seat.match.view(seat)
 
 

@@ -8,7 +8,6 @@ CPU's move is shown for a moment; any key hurries it) and the dialogs."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import Any
 
 from textual import events
@@ -19,9 +18,13 @@ from cardtable import workers
 from cardtable.engine import IllegalMove, Match
 from cardtable.games import GameSpec
 from cardtable.i18n import t
-from cardtable.table import Event, NextHand, Play, Reply, TakeBack
+from cardtable.table import Event, Play, Reply, TakeBack
+from cardtable.ui.betweenhands import BetweenHands
+from cardtable.ui.dealing import DealAnimation
+from cardtable.ui.keylabels import KeyLabels, LiftThenPlay
 from cardtable.ui.numbers import in_style
-from cardtable.ui.seatlink import LocalSeat, SeatLink
+from cardtable.ui.seatlink import SeatLink
+from cardtable.ui.solotable import SoloTable
 from cardtable.ui.tableadvice import HINT_ROWS, HUMAN, AdviceLine, TableAdvice
 
 __all__ = ["HINT_ROWS", "HUMAN", "AdviceLine", "GameScreen", "LiftThenPlay", "reason_text"]
@@ -33,7 +36,7 @@ def reason_text(exc: IllegalMove | Reply) -> str:
     return exc.reason if text == exc.key else text
 
 
-class GameScreen(TableAdvice, Screen):
+class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice, Screen):
     """Base of the game screens. Subclasses render the table in :meth:`refresh_table`, name their hand
     widget (focused, and revealed card by card by the deal animation) and may hold the CPUs (panels,
     prompts) by extending :meth:`cpu_may_move`."""
@@ -43,7 +46,6 @@ class GameScreen(TableAdvice, Screen):
 
     TITLE_KEY = ""          # i18n key of the screen title
     STATUS_ID = ""          # id of the status line (a Static)
-    DEAL_STEP = 0.05        # seconds per card of the deal animation
 
     def __init__(self, spec: GameSpec, match: Match, players: list[str], slot: str, fresh: bool) -> None:
         super().__init__()
@@ -82,40 +84,6 @@ class GameScreen(TableAdvice, Screen):
     @seat.setter
     def seat(self, seat: SeatLink) -> None:      # (a test's seat that shows nothing but its view)
         self._seat = seat
-
-    def make_seat(self) -> SeatLink:
-        """The seat this screen is a view of: seat 0 of a solo table in this process."""
-        counted = not (self.practice or self.read_only)
-        seat = LocalSeat(self.spec, self._start, self.players, self.slot, thinker=self.app.thinker,
-                         store=self.app.store if counted else None,
-                         stats=self.app.statistics if counted else None, table_extra=self.table_state)
-        seat.undo_used = self._undo_used
-        seat.pace(self)
-        return seat
-
-    def local(self) -> LocalSeat | None:
-        """The seat when it is a terminal's own table (its services: review, replay, charts)."""
-        seat = self._seat
-        return seat if isinstance(seat, LocalSeat) else None
-
-    @property
-    def undo_used(self) -> bool:
-        """A move was taken back in this match: its statistics count apart."""
-        local = self.local()
-        return local.undo_used if local is not None else self._undo_used
-
-    @undo_used.setter
-    def undo_used(self, used: bool) -> None:
-        self._undo_used = used
-        local = self.local()
-        if local is not None:
-            local.undo_used = used
-
-    @property
-    def save_error(self) -> str | None:
-        """Why the last save failed (None: the last save worked)."""
-        local = self.local()
-        return None if local is None else local.save_error
 
     def human_view(self) -> Any:
         """What the person at this table sees, which is all the table draws from: the seat's view (the
@@ -242,79 +210,7 @@ class GameScreen(TableAdvice, Screen):
         """A new deal: the cards appear one by one (any key skips it)."""
         self.start_deal_animation()
 
-    # -- the deal animation
-    def start_deal_animation(self) -> None:
-        if self.app.settings.cpu_delay <= 0:
-            return
-        self.dealing = True
-        self.hand_widget().revealed = 0
-        self._deal_timer = self.set_interval(self.DEAL_STEP, self._deal_step)
-
-    def _deal_step(self) -> None:
-        widget = self.hand_widget()
-        widget.revealed += 1
-        self.refresh_table()
-        if widget.revealed >= len(self.seat.view().hand):
-            self.finish_deal()
-
-    def finish_deal(self) -> None:
-        if self._deal_timer is not None:
-            self._deal_timer.stop()
-            self._deal_timer = None
-        self.hand_widget().revealed = 99
-        if self.dealing:
-            self.dealing = False
-            self.refresh_table()
-            self.advance()
-
     # -- between hands
-    def show_results(self) -> None:
-        if self.pending_results is not None:
-            self.refresh_table()
-            dialog = self.results_dialog(self.pending_results)
-            dialog.practice = self.practice
-            dialog.flags = [self.flag_text(flag) for flag in self.flags
-                            if flag.hand == self.pending_results.get("hand")]
-            self.app.push_screen(dialog, callback=self._results_done)
-
-    def _results_done(self, choice: str | None) -> None:
-        if choice == "review":
-            self.review_hand(self.pending_results["hand"])
-            return
-        if self.practice:                # a practice deal is one deal: back to the real match
-            self.dismiss(None)
-            return
-        if choice == "replay":
-            self.replay_deal(self.pending_results["hand"])
-            return
-        self.pending_results = None
-        if self.pending_match_end is None:
-            self.seat.send(NextHand())   # the next deal comes to the table now
-        if choice == "later":
-            self.action_continue_later()
-            return
-        self.flags = []
-        self.say_advice("")
-        if self.pending_match_end is None:
-            self.new_hand_started()
-        self.refresh_table()
-        self.advance()
-
-    def show_match_end(self) -> None:
-        from cardtable.stats import running_scores
-
-        local = self.local()
-        dialog = self.match_end_dialog(self.pending_match_end)
-        dialog.chart = (f"chart_running_{self.spec.name}",
-                        running_scores(self.spec.name, local.log() if local is not None else []))
-        dialog.ascii_only = self.style_name == "ascii"
-        self.app.push_screen(dialog, callback=self._match_end_done)
-
-    def _match_end_done(self, choice: str | None) -> None:
-        self.app.pop_screen()
-        if choice == "new":
-            self.app.start_game(self.spec.name, ask=True)
-
     def resume_state(self) -> None:
         """A resumed match that had already ended shows its end again."""
         local = self.local()
@@ -437,15 +333,6 @@ class GameScreen(TableAdvice, Screen):
         hints). The base has nothing to drop."""
 
     # -- saving
-    def autosave(self, quiet: bool = False) -> bool:
-        local = self.local()
-        if local is None or self.read_only or self.practice:
-            return False
-        saved = local.save()              # (a failure is said by the seat's save_failed event)
-        if saved and not quiet:
-            self.notify(t("saved_to", slot=self.slot), markup=False)
-        return saved
-
     def table_state(self) -> dict[str, Any]:
         """What the player answered at this table that no move records, saved with the match (a few
         plain values; see ``saves.envelope``). The base has nothing."""
@@ -454,10 +341,6 @@ class GameScreen(TableAdvice, Screen):
     def restore_table(self, state: dict[str, Any]) -> None:
         """A resumed table takes back :meth:`table_state` (from a file: check every value)."""
 
-    def on_unmount(self) -> None:
-        if not (self.read_only or self.practice):
-            self.app.store.unlock(self.slot)     # another cardtable may open the slot now
-
     def action_continue_later(self) -> None:
         if self.practice:
             self.dismiss(None)
@@ -465,73 +348,9 @@ class GameScreen(TableAdvice, Screen):
         self.autosave()
         self.app.pop_screen()
 
-    # -- the solo services: reviewing the hand just played, replaying its deal
-    def review_hand(self, hand: int) -> None:
-        """Step through the hand just finished trick by trick; its results come back afterwards. The
-        review replays the match up to that hand: in a thread, over a copy of the match."""
-        local = self.local()
-        if local is not None:
-            self.run_worker(self._open_review(local.copy(), hand), group="review", exclusive=True)
-
-    async def _open_review(self, match: Match, hand: int) -> None:
-        from cardtable.review import review
-        from cardtable.ui.review import ReviewScreen
-
-        result = await asyncio.to_thread(review, match, hand)
-        if self.is_mounted:
-            self.app.push_screen(ReviewScreen(result, self.style_name), callback=lambda _: self.show_results())
-
-    def replay_deal(self, hand: int) -> None:
-        """Play the same cards of hand ``hand`` again, as practice: another table over a copy of the
-        match at that deal, never saved and never counted. When it ends, this hand's results come back."""
-        local = self.local()
-        if local is None:
-            return
-        practice = type(self)(self.spec, local.deal_again(hand), self.players, self.slot, fresh=True)
-        practice.practice = True
-        self.app.push_screen(practice, callback=lambda _: self.show_results())
-
     def settings_changed(self) -> None:
         from cardtable.ui.bindings import translate_bindings
 
         translate_bindings(self)
         self.relabel_keys()
         self.refresh_table()
-
-    def relabel_keys(self) -> None:
-        """After the bindings are translated: labels that say what a key does now (see :meth:`relabel`)."""
-
-    def relabel(self, action: str, label: str) -> None:
-        """The key bar names what the keys bound to ``action`` do now (``label``, already translated):
-        «⏎ Lift» until the card under the cursor is lifted, then «⏎ Play»."""
-        bindings = self._bindings.key_to_bindings
-        changed = False
-        for key, bound in bindings.items():
-            if any(b.action == action and b.description != label for b in bound):
-                bindings[key] = [dataclasses.replace(b, description=label) if b.action == action else b
-                                 for b in bound]
-                changed = True
-        if changed and self.is_mounted:
-            self.refresh_bindings()
-
-
-class LiftThenPlay:
-    """Gong Zhu's and Guiñote's Enter: the first press lifts the card under the cursor, the second plays
-    it (docs/decisions.md «Enter lifts, then plays»). The key bar says which of the two Enter does now;
-    the table calls :meth:`label_choose` when the cursor or the lifted card may have changed."""
-
-    PLAY_LABEL = ""         # i18n key of «Play» on this table
-
-    def label_choose(self, *_: Any) -> None:
-        hand = self.hand_widget()
-        ready = hand.lifted is not None and hand.lifted == hand.cursor
-        self.relabel("choose", t(self.PLAY_LABEL) if ready else t("choose_lift"))
-
-    def watch_hand(self) -> None:
-        """Relabel Enter whenever the cursor moves or a card is lifted or put down (keys, clicks, hints)."""
-        hand = self.hand_widget()
-        self.watch(hand, "lifted", self.label_choose, init=False)
-        self.watch(hand, "cursor", self.label_choose, init=False)
-
-    def relabel_keys(self) -> None:
-        self.label_choose()
