@@ -328,13 +328,33 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
     base = app.game_screen_class(spec.name)
 
     class SharedTableScreen(base):  # type: ignore[misc,valid-type]
-        """The game's own table screen at a shared table: closing it leaves the table."""
+        """The game's own table screen at a shared table: its seat is the RemoteSeat, closing it leaves
+        the table, and what a solo screen still asks its match for comes from the seat's own view."""
+
+        def make_seat(self) -> Any:
+            return seat
 
         def on_unmount(self) -> None:
             seat.leave()
 
+        # Guandan: whom the tribute goes to (a solo screen asks its match): the seat's sampled match
+        # knows the receivers the view implies (only the notice that names them reads it).
+        def tribute_receiver(self) -> int:
+            world = seat._sampled()
+            receivers = getattr(world, "receiver_of", {}) if world is not None else {}
+            real = receivers.get(seat.seat)
+            return turned.seat(real, seat.shift) if type(real) is int else 2
+
+        # Guiñote: the hand's summary reads the deal record for what the view says too (de vueltas, and
+        # the points carried into it); a deal record, which holds every hand, is never sent.
+        def results_dialog(self, record: dict) -> Any:
+            if spec.name != "guinote":
+                return super().results_dialog(record)
+            from cardtable.ui.guinote.dialogs import SummaryScreen
+
+            view = self.human_view()
+            deal = {"type": "deal", "hand": record.get("hand"), "vueltas": view.vueltas, "carry": list(view.carry)}
+            return SummaryScreen(record, deal, view.options, self.pending_match_end is not None)
+
     screen = SharedTableScreen(spec, None, players, "", False)
-    screen.seat = seat
-    seat.listen(screen.seat_events)
-    screen.before = seat.view()
     return screen
