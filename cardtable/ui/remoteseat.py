@@ -254,7 +254,22 @@ class RemoteSeat:
                 return
             while not self.client.events.empty():        # everything that came together, as one batch
                 batch.append(self.client.events.get_nowait())
+            await self._complete(batch)
             self._deliver(batch)
+
+    async def _complete(self, batch: list[Event]) -> None:
+        """A move that ended a hand (or the match) comes with its ``hand_over`` (and ``match_over``): the
+        screen reads them in the same batch as the ``moved``, so they are waited for (briefly) when the
+        socket brought the move alone."""
+        hand = getattr(self._raw, "hand_number", None)
+        moved = next((event for event in reversed(batch) if event.type == "moved"), None)
+        if moved is None or moved.view is None:
+            return
+        over = getattr(moved.view, "phase", None) == "over" or getattr(moved.view, "over", False) is True
+        wanted = "match_over" if over else "hand_over" if moved.view.hand_number != hand else None
+        with contextlib.suppress(TimeoutError, Exception):
+            while wanted is not None and not any(event.type == wanted for event in batch[batch.index(moved):]):
+                batch.append(await self.client.next_event(timeout=2.0))
 
     def _say(self, key: str, **params: Any) -> None:
         if self.notify is not None and self.translate is not None:
