@@ -78,6 +78,9 @@ async def test_two_players_over_ssh_share_one_gong_zhu_table(tmp_path):
                 await alice.wait_for("Your turn")                   # the table screens, each from its chair
                 bob_seat = next(seat.index for seat in session.seats if seat.name == "bob")
                 await bob.wait_for(f"{CHAIR[(0 - bob_seat) % 4]} to play")   # Alice, seen from Bob's chair
+                # Each table names the other person, at their place from this chair.
+                await alice.wait_for(f"with bob ({CHAIR[bob_seat]})")
+                await bob.wait_for(f"with alice ({CHAIR[(0 - bob_seat) % 4]})")
                 # Each sees their own hand only.
                 for term, seat in ((alice, 0), (bob, bob_seat)):
                     for card in session.match.hands[seat]:

@@ -26,6 +26,7 @@ from cardtable import games
 from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
 from cardtable.hints import Hint, Reason
+from cardtable.i18n import t
 from cardtable.rng import Rng
 from cardtable.sampling import SamplingError
 from cardtable.search import Evaluation
@@ -48,6 +49,7 @@ from cardtable.table import Hint as AskHint
 from cardtable.ui import turned
 
 Listener = Callable[[list[Event]], None]
+WAIT_NOTICE = 1.5          # seconds after «Next hand» before «waiting for the others» is said
 # Events whose view is the seat's newest (``hand_over``'s is the finished hand, shown behind the results).
 VIEW_EVENTS = ("moved", "hand_over", "next_hand", "take_back_done", "snapshot", "started")
 # The seat link's event for a failed save. Its type is also the name of the catalogue key the screen
@@ -107,6 +109,7 @@ class RemoteSeat:
         self._reader: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[Any]] = set()
         self._world: tuple[Hashable, Any] | None = None     # (position, a match sampled from the view)
+        self._next_hands = 0                                 # next_hand events seen (the next deal came)
         self.closed = False
 
     # -- the protocol
@@ -139,10 +142,21 @@ class RemoteSeat:
 
     def send(self, command: Command) -> Reply | None:
         """Sent to the hub; its refusal (if any) comes back as a ``refused`` event."""
-        task = asyncio.get_running_loop().create_task(self._send(command_json(command)))
+        self._spawn(self._send(command_json(command)))
+        if isinstance(command, NextHand):
+            self._spawn(self._still_waiting(self._next_hands))
+        return None
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
-        return None
+
+    async def _still_waiting(self, next_hands: int) -> None:
+        """Gone on from the results while others read them: say that the next deal waits for them."""
+        await asyncio.sleep(WAIT_NOTICE)
+        if self._next_hands == next_hands and not self.closed:
+            self._say("remote_waiting_next")
 
     def go_on(self) -> None:
         """The screen is ready: the table's events flow to it from now on (they wait in the client until
@@ -204,9 +218,7 @@ class RemoteSeat:
             with contextlib.suppress(HubError, TimeoutError):
                 await self.client.leave()
 
-        task = asyncio.get_running_loop().create_task(away())
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+        self._spawn(away())
 
     async def close(self) -> None:
         """Stop reading the table's events (the connection stays: the home screen may use it again)."""
@@ -318,6 +330,8 @@ class RemoteSeat:
                 self._number = data["number"]
             elif event.type == "take_back_done":
                 self._generation += 1
+            elif event.type == "next_hand":
+                self._next_hands += 1
             elif event.type == "snapshot" and type(data.get("moves")) is int:
                 self._number = data["moves"]
                 self._generation += 1
@@ -329,10 +343,11 @@ class RemoteSeat:
             self._listener(shown)
 
 
+PLACE_KEYS = {"gongzhu": "gz_seat_", "guandan": "gd_seat_", "guinote": "gn_seat_"}   # + seat, from one's chair
+
+
 def table_screen(app: Any, client: Any, lobby: Any) -> Any:
     """The game's own table screen, a view of this player's seat at the shared table."""
-    from cardtable.i18n import t
-
     spec = games.get(client.game)
     from cardtable.ui.friends import ask_yes_no
 
@@ -351,6 +366,18 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
 
         def on_unmount(self) -> None:
             seat.leave()
+
+        def on_mount(self) -> None:
+            self.call_after_refresh(self.name_the_people)
+
+        def name_the_people(self) -> None:
+            """The other people at the table in the title, by their place from this chair."""
+            places = PLACE_KEYS.get(spec.name)
+            people = [(index, name) for index, name in enumerate(seat.names()) if name and index != seat.index]
+            if places is None or not people:
+                return
+            listed = ", ".join(t("remote_person_at", name=name, place=t(f"{places}{index}")) for index, name in people)
+            self.title = t(self.TITLE_KEY) + " · " + t("remote_with", people=listed)
 
         # Guandan: whom the tribute goes to (a solo screen asks its match): the seat's sampled match
         # knows the receivers the view implies (only the notice that names them reads it).
