@@ -13,11 +13,22 @@ from textual.widgets.option_list import Option
 from cardtable import games, safetext
 from cardtable.i18n import t
 from cardtable.saves import SaveDirError
-from cardtable.ui import cells, friends
+from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import on_top
 from cardtable.ui.widgets import MenuList
+
+
+def _served_with_friends() -> bool:
+    """Whether this table was served with the shared tables' hub («Play with friends»)."""
+    import os
+
+    if os.environ.get("CARDTABLE_SERVED") != "ssh":     # (alone at a terminal: nothing more to import)
+        return False
+    from cardtable.ui import friends
+
+    return friends.available()
 
 
 class HomeScreen(Screen):
@@ -72,7 +83,7 @@ class HomeScreen(Screen):
         first = next((i for i, n in enumerate(games.GAME_MODULES) if n in playable), 0)
         option_list.highlighted = highlighted if highlighted is not None else first
         hint = t("home_hint")
-        if friends.available():
+        if _served_with_friends():
             hint += "\n" + t("home_friends_hint")
         self.query_one("#home-hint", Static).update(hint)
         self.query_one("#home-saves-title", Static).update(t("saves_title"))
@@ -119,11 +130,13 @@ class HomeScreen(Screen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "friends":
-            return friends.available()
+            return _served_with_friends()
         return True
 
     def action_friends(self) -> None:
-        if on_top(self) and friends.available():
+        if on_top(self) and _served_with_friends():
+            from cardtable.ui import friends
+
             friends.open_friends(self.app, self.chosen_game or games.GAME_MODULES[0])
 
     def action_continue(self) -> None:
