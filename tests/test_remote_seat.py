@@ -344,3 +344,31 @@ async def test_a_take_back_at_a_shared_table_asks_the_other_person_and_no_answer
                 await client.close()
         finally:
             await hub.close()
+
+
+async def test_going_on_from_the_results_before_the_others_says_the_deal_waits_for_them(tmp_path, monkeypatch):
+    from cardtable.ui import remoteseat
+
+    monkeypatch.setattr(remoteseat, "WAIT_NOTICE", 0.2)
+    async with asyncio.timeout(BOUND):
+        hub = await started(tmp_path)
+        try:
+            alice, bob, _code = await table_of_two(hub)
+            said: list[str] = []
+            seat = RemoteSeat(bob, GZ, notify=said.append, translate=lambda key, **params: key)
+            seat.listen(Seen())
+            seat.go_on()
+            seat.send(NextHand())                      # no next deal follows: the others still read
+            async with asyncio.timeout(10):
+                while "remote_waiting_next" not in said:
+                    await asyncio.sleep(0.05)
+            said.clear()
+            seat.send(NextHand())
+            seat._deliver([Event("next_hand", {"to_move": 0})])     # the next deal came in time: nothing said
+            await asyncio.sleep(0.5)
+            assert "remote_waiting_next" not in said
+            await seat.close()
+            for client in (alice, bob):
+                await client.close()
+        finally:
+            await hub.close()

@@ -120,3 +120,34 @@ def test_no_socket_descriptor_of_ours_leaks_when_none_is_inherited(monkeypatch):
     finally:
         os.close(read)
         os.close(write)
+
+
+async def test_host_asks_the_games_options_then_the_open_seats_and_hints(tmp_path, monkeypatch):
+    hub = await started(tmp_path / "hub", fast())
+    try:
+        theirs = hub.socket_pair(ALICE, "alice")
+        monkeypatch.setenv("CARDTABLE_SERVED", "ssh")
+        monkeypatch.setenv(HUB_FD_VARIABLE, str(theirs.detach()))
+        monkeypatch.setattr(friends, "_client", None)
+        app = make_app(tmp_path, launch=("friends", "host", "gongzhu", None, "easy"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__.endswith("Setup"), timeout=10)
+            setup = app.screen
+            setup.action_start()                                 # the game's own options, as they are
+            await wait_until(pilot, lambda: isinstance(app.screen, friends.TableSetupDialog), timeout=10)
+            dialog = app.screen
+            dialog.query_one("#open-3").value = False            # seat 4: a CPU's
+            dialog.query_one("#hints").value = True
+            await pilot.press("enter")                           # «Make the table» has the focus
+            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen), timeout=10)
+            lobby = app.screen
+            session = hub.tables[lobby.model.code].session
+            assert session.seats[0].name == "alice" and session.host == 0 and session.hints
+            assert [seat.open for seat in session.seats] == [False, True, True, False]
+            await wait_until(pilot, lambda: "open seat" in _seats_text(lobby), timeout=10)
+            assert "CPU" in _seats_text(lobby).splitlines()[3]
+        if friends._client is not None:
+            await friends._client.close()
+    finally:
+        monkeypatch.setattr(friends, "_client", None)
+        await hub.close()
