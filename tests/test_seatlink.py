@@ -105,5 +105,5 @@ async def test_a_failed_autosave_is_an_event_in_the_players_language(tmp_path, m
 
     monkeypatch.setattr("cardtable.saves.atomic_write", full)
     assert not seat.save()
-    assert seat.save_error and events[-1].type == "save_failed"
+    assert seat.save_error and events[-1].type == "autosave_failed"
     assert events[-1].data["reason"] == seat.save_error

@@ -151,7 +151,7 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
                 moves.append((event, []))
             elif event.type in ("hand_over", "match_over") and moves:
                 moves[-1][1].append(event.data["record"])
-            elif event.type == "save_failed":
+            elif event.type == "autosave_failed":
                 self.notify(t("save_failed", reason=event.data["reason"]), severity="error", markup=False)
             elif event.type == "refused":
                 self.refused(Reply(False, event.data.get("key", ""), event.data.get("reason", ""),
@@ -172,8 +172,9 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
         """Called after each move the seat is told of (``move`` only when it is the seat's own; the views
-        before and after it in :attr:`before` and :attr:`after`) with the hand's and the match's end records it produced: notes
-        them, then shows the results or moves the game on. Subclasses add their own first."""
+        before and after it in :attr:`before` and :attr:`after`) with the hand's and the match's end
+        records it produced: notes them, then shows the results or moves the game on. Subclasses add
+        their own first."""
         self.note_move(seat, records)
         self.call_after_refresh(self.show_results if self.pending_results is not None else self.advance)
 

@@ -14,7 +14,7 @@ if the move ended a hand, ``hand_over`` (``record``; its view is the finished ha
 results) and ``match_over`` (``record``); ``next_hand`` (the next deal comes to the table: its view);
 ``take_back_done`` (its view); ``take_back_asked``/``…_refused``/``…_cancelled``; ``joined``/``left``/
 ``seats``/``started``/``snapshot`` (shared tables); and two of the link's own: ``refused`` (``key``,
-``reason``, ``params``: a command refused after ``send`` returned), ``save_failed`` (``reason``,
+``reason``, ``params``: a command refused after ``send`` returned), ``autosave_failed`` (``reason``,
 the player's language: a solo table's autosave failed) and ``waited`` (``seat``: the CPU whose optional
 move the seat's play waited for has made or declined it).
 
@@ -253,7 +253,7 @@ class LocalSeat:
     def _saved(self, error: SaveError | None) -> None:
         self.save_error = None if error is None else error.text
         if error is not None:
-            self._local.append(Event("save_failed", {"reason": error.text}))
+            self._local.append(Event("autosave_failed", {"reason": error.text}))
 
     def _deliver(self) -> None:
         events = self.session.drain(self.index) + self._local

@@ -68,7 +68,7 @@ class SoloTable:
         local = self.local()
         if local is None or self.read_only or self.practice:
             return False
-        saved = local.save()              # (a failure is said by the seat's save_failed event)
+        saved = local.save()              # (a failure is said by the seat's autosave_failed event)
         if saved and not quiet:
             self.notify(t("saved_to", slot=self.slot), markup=False)
         return saved
