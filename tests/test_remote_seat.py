@@ -252,7 +252,7 @@ async def test_the_people_at_a_table_are_told_when_its_saves_fail_and_work_again
             seen = Seen()
             seat.listen(seen)
             seat.go_on()
-            await seen.until(lambda e: e.type == "save_failed")   # the link's own event for the screen
+            await seen.until(lambda e: e.type == "autosave_failed")   # the link's own event for the screen
             failing["on"] = False
             hub.tables[code].session.autosave()
             async with asyncio.timeout(10):

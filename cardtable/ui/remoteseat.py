@@ -52,10 +52,7 @@ Listener = Callable[[list[Event]], None]
 WAIT_NOTICE = 1.5          # seconds after «Next hand» before «waiting for the others» is said
 # Events whose view is the seat's newest (``hand_over``'s is the finished hand, shown behind the results).
 VIEW_EVENTS = ("moved", "hand_over", "next_hand", "take_back_done", "snapshot", "started")
-# The seat link's event for a failed save. Its type is also the name of the catalogue key the screen
-# words it with (``save_failed``, which has a placeholder), so it is not written as that literal here:
-# the placeholder test reads such a literal as a key used without its parameters.
-_SAVE_EVENT = "_".join(("save", "failed"))  # noqa: FLY002 (see above)
+_SAVE_EVENT = "autosave_failed"      # the seat link's event for a save that failed
 
 
 def command_json(command: Command) -> dict[str, Any]:
@@ -98,7 +95,7 @@ class RemoteSeat:
         self.shift = self.seat if turned.can_turn(spec.name, self.seat) else 0
         self.index = (self.seat - self.shift) % SEATS          # as the screen counts: its person at 0
         self.notify = notify
-        self.translate = translate
+        self.t = translate or t      # words a notice in the player's language (t(key, **params))
         self.ask = ask               # ask(question, answer): another person's take-back, yes or no
         self.seats: list[dict[str, Any]] = []
         self._raw: Any = client.view                           # the table's own view (unturned)
@@ -156,7 +153,7 @@ class RemoteSeat:
         """Gone on from the results while others read them: say that the next deal waits for them."""
         await asyncio.sleep(WAIT_NOTICE)
         if self._next_hands == next_hands and not self.closed:
-            self._say("remote_waiting_next")
+            self._tell(self.t("remote_waiting_next"))
 
     def go_on(self) -> None:
         """The screen is ready: the table's events flow to it from now on (they wait in the client until
@@ -283,9 +280,9 @@ class RemoteSeat:
             while wanted is not None and not any(event.type == wanted for event in batch[batch.index(moved):]):
                 batch.append(await self.client.next_event(timeout=2.0))
 
-    def _say(self, key: str, **params: Any) -> None:
-        if self.notify is not None and self.translate is not None:
-            self.notify(self.translate(key, **params))
+    def _tell(self, text: str) -> None:
+        if self.notify is not None:
+            self.notify(text)
 
     def _take_back_news(self, event: Event) -> None:
         """A take-back at a shared table needs every other person's yes: asked here (``ask``), and what
@@ -295,16 +292,15 @@ class RemoteSeat:
         name = self.names()[asker] if type(asker) is int and 0 <= asker < SEATS else ""
         if event.type == "take_back_asked":
             if asker == self.index:
-                self._say("remote_take_back_waiting")
-            elif self.index in (data.get("waiting") or ()) and self.ask is not None and self.translate is not None:
-                self.ask(self.translate("remote_take_back_ask", name=name or "?"),
-                         lambda yes: self.send(Answer(yes)))
+                self._tell(self.t("remote_take_back_waiting"))
+            elif self.index in (data.get("waiting") or ()) and self.ask is not None:
+                self.ask(self.t("remote_take_back_ask", name=name or "?"), lambda yes: self.send(Answer(yes)))
         elif event.type == "take_back_refused":
             by = data.get("by")
-            self._say("remote_take_back_refused",
-                      name=self.names()[by] if type(by) is int and 0 <= by < SEATS else "?")
+            self._tell(self.t("remote_take_back_refused",
+                              name=self.names()[by] if type(by) is int and 0 <= by < SEATS else "?"))
         elif event.type == "take_back_cancelled":
-            self._say("remote_take_back_cancelled")
+            self._tell(self.t("remote_take_back_cancelled"))
 
     def _deliver(self, batch: list[Event]) -> None:
         shown: list[Event] = []
@@ -315,9 +311,8 @@ class RemoteSeat:
                 params = data.get("params") if isinstance(data.get("params"), dict) else {}
                 if key == "hub_save_failed":                  # the screen says it as a save that failed
                     shown.append(Event(_SAVE_EVENT, {"reason": str(params.get("why", ""))}))
-                elif self.notify is not None:
-                    text = self.translate(key, **params) if self.translate is not None else str(data.get("reason"))
-                    self.notify(text)
+                else:
+                    self._tell(self.t(key, **params))
                 continue
             if event.view is not None and event.type in VIEW_EVENTS:
                 self._raw = event.view
@@ -341,9 +336,6 @@ class RemoteSeat:
             shown.append(event)
         if shown and self._listener is not None:
             self._listener(shown)
-
-
-PLACE_KEYS = {"gongzhu": "gz_seat_", "guandan": "gd_seat_", "guinote": "gn_seat_"}   # + seat, from one's chair
 
 
 def table_screen(app: Any, client: Any, lobby: Any) -> Any:
@@ -372,11 +364,14 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
 
         def name_the_people(self) -> None:
             """The other people at the table in the title, by their place from this chair."""
-            places = PLACE_KEYS.get(spec.name)
-            people = [(index, name) for index, name in enumerate(seat.names()) if name and index != seat.index]
-            if places is None or not people:
+            try:       # each game's places, from one's own chair (You, West, North…)
+                place = importlib.import_module(f"cardtable.ui.{spec.name}.text").seat_name
+            except (ImportError, AttributeError):
                 return
-            listed = ", ".join(t("remote_person_at", name=name, place=t(f"{places}{index}")) for index, name in people)
+            people = [(index, name) for index, name in enumerate(seat.names()) if name and index != seat.index]
+            if not people:
+                return
+            listed = ", ".join(t("remote_person_at", name=name, place=place(index)) for index, name in people)
             self.title = t(self.TITLE_KEY) + " · " + t("remote_with", people=listed)
 
         # Guandan: whom the tribute goes to (a solo screen asks its match): the seat's sampled match
