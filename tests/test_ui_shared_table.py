@@ -34,11 +34,14 @@ async def test_a_shared_hand_through_the_table_screen(tmp_path, game):
             seat = screen.seat
             assert seat.seat == 2 and seat.index == 0
             async def alice_plays() -> None:
-                await Person(alice).play_hand()
+                person = Person(alice)
+                await person.play_hand()
                 assert (await alice.next_hand())["ok"]        # done reading the results
+                await person.play_hand(hand=2)
 
             other = asyncio.create_task(alice_plays())
             bot = games.get(game).bot("easy")
+            first_hand: int | None = None        # the moves of the first hand, once the second is dealt
             async with asyncio.timeout(120):
                 while True:
                     await pilot.pause(0.02)
@@ -50,7 +53,13 @@ async def test_a_shared_hand_through_the_table_screen(tmp_path, game):
                     view = seat.view()
                     if view is None:
                         continue
-                    if view.hand_number == 2 and screen.pending_results is None:
+                    # Guandan: into the second hand (its tribute, from this chair), a move of this seat made there.
+                    hand_two = [mover for mover, _ in session.match.moves[first_hand:]] if first_hand else []
+                    if view.hand_number == 2 and screen.pending_results is None and first_hand is None:
+                        if game != "guandan":
+                            break
+                        first_hand = len(session.match.moves)
+                    elif first_hand is not None and 2 in hand_two and len(hand_two) >= 6:
                         break
                     raw = seat._raw
                     if raw.legal and screen.pending_results is None and not screen.dealing:
@@ -63,7 +72,8 @@ async def test_a_shared_hand_through_the_table_screen(tmp_path, game):
             # The screen drew the next deal of its own seat, from its own chair.
             assert screen.seat.view().hand == session.match.view(2).hand
             assert any(mover == 2 for mover, _ in session.match.moves)
-            await other
+            other.cancel()
+            await asyncio.gather(other, return_exceptions=True)
             await seat.close()
         for client in (alice, bob):
             await client.close()
