@@ -76,6 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("saves", help="list the save slots", description="List the save slots.")
 
+    host = sub.add_parser("host", help="make a shared table (over cardtable serve ssh)",
+                          description="Make a table friends join with its code (served by 'cardtable serve ssh').")
+    host.add_argument("game", help=f"one of: {names}")
+    host.add_argument("--level", default="normal", help="the CPU players' level (default: normal)")
+    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option")
+    join = sub.add_parser("join", help="sit at a friend's shared table (over cardtable serve ssh)",
+                          description="Sit at a shared table by its code (served by 'cardtable serve ssh').")
+    join.add_argument("code", help="the table's code, e.g. K7QX2M")
+
     sim = sub.add_parser("sim", help="play CPU-only matches headless",
                          description="Play whole matches between CPU players, with no terminal.")
     sim.add_argument("game", help=f"one of: {names}")
@@ -118,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "leaving; then nothing may be left behind (by hand: 200 over 600 s)")
     serve.add_argument("--connections", type=_players_one, default=200, metavar="N",
                        help="bench serve --soak: connections in all (default 200)")
+    serve.add_argument("--shared", action="store_true",
+                       help="with 'serve': shared tables (4 tables of 2-4 people over SSH), a key to the "
+                            "other people's screens")
 
     from cardtable.serve import add_parser as add_serve_parser
 
@@ -250,6 +262,10 @@ def _run(args: argparse.Namespace) -> int:
         return _cmd_stats(args, sys.stdout)
     if command == "export":
         return _cmd_export(args)
+    if command == "bench" and args.what == "serve" and args.shared:
+        from cardtable.serve.sharedload import main as bench_shared
+
+        return bench_shared(args.seconds if args.seconds != 3.0 else 60.0)
     if command == "bench" and args.what == "serve":
         from cardtable.serve.load import LEVELS
         from cardtable.serve.load import main as bench_serve
@@ -280,6 +296,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.level not in spec.bots:
             raise CliError(f"unknown CPU level {args.level!r}; levels: {', '.join(spec.bots)}")
         launch = ("new", spec.name, _options(spec, args.option), _seed(args.seed), args.level)
+    if command in ("host", "join"):
+        launch = _shared_launch(args)
     store = _store(args)
     try:
         if command == "continue":
@@ -289,6 +307,26 @@ def _run(args: argparse.Namespace) -> int:
         return _start_app(args, settings, launch, store, notices)
     finally:
         store.unlock_all()
+
+
+def _shared_launch(args: argparse.Namespace) -> tuple:
+    """``host GAME`` / ``join CODE``: only in a table served with the shared tables' hub."""
+    from cardtable.serve.tableclient import has_hub
+    from cardtable.table import read_code
+
+    if not has_hub():
+        raise CliError("shared tables are played over 'cardtable serve ssh': "
+                       "ssh -t -p PORT HOST host GAME, or join CODE")
+    if args.command == "join":
+        code = read_code(args.code)
+        if code is None:
+            raise CliError(f"{args.code[:20]!r} is not a table code (6 letters and digits)")
+        return ("friends", "join", code)
+    spec = _spec(args.game)
+    if args.level not in spec.bots:
+        raise CliError(f"unknown CPU level {args.level!r}; levels: {', '.join(spec.bots)}")
+    options = _options(spec, args.option) if args.option else None      # None: the game's setup asks
+    return ("friends", "host", spec.name, options, args.level)
 
 
 def _check_terminal() -> None:

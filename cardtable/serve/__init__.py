@@ -66,6 +66,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _turn_seconds(text: str) -> float:
+    """0 (off) or a number of seconds from 5 to a day."""
+    value = float(text) if text.replace(".", "", 1).isdigit() else -1.0
+    if value != 0 and not 5 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be 0 (off) or from 5 to 86400 seconds, not {text!r}")
+    return value
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="serve the table over SSH or the web",
                            description="Serve cardtable to other people: over SSH (every key its own "
@@ -93,6 +101,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                           "a connected one (default 1000)")
     ssh.add_argument("--guest", action="store_true",
                      help="also let people without a key in, with throwaway storage")
+    ssh.add_argument("--no-shared-tables", action="store_true",
+                     help="no shared tables ('host GAME', 'join CODE', «Play with friends»)")
+    ssh.add_argument("--turn-timeout", type=_turn_seconds, default=120.0, metavar="S",
+                     help="at a shared table of several people, a person's CPU moves for them after S "
+                          "seconds (default 120; 0: never)")
     web = kinds.add_parser("web", help="a web server: the table in a browser tab",
                            description="Serve cardtable in the browser (textual-serve). Every browser tab "
                                        "runs its own table; all of them share this server's saves.")
@@ -132,7 +145,8 @@ def main(args: argparse.Namespace) -> int:
                            max_connections=args.max_connections,
                            connections_per_address=args.connections_per_address,
                            session_timeout=args.session_timeout, idle_timeout=args.idle_timeout,
-                           max_players=args.max_players, guests=args.guest)
+                           max_players=args.max_players, guests=args.guest,
+                           shared_tables=not args.no_shared_tables, turn_timeout=args.turn_timeout)
         warn_if_public(args.host)
         return run_ssh_server(args.host, args.port, limits)
     from cardtable.serve.web import WebLimits, run_web_server

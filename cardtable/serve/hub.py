@@ -39,9 +39,13 @@ from cardtable.serve.tablestore import BackgroundStore
 from cardtable.table import (
     OVER,
     SEATS,
+    Answer,
     BotThinker,
     CommandError,
+    Decline,
     Hint,
+    NextHand,
+    Play,
     Reply,
     Sit,
     Snapshot,
@@ -69,7 +73,11 @@ class HubLimits:
     at once (more: it is cut off); ``queue_lines``: lines waiting for a client (more: it is cut off);
     ``write_timeout``: how long a client may leave its socket full; ``guesses`` wrong join codes per
     identity in ``guess_window`` seconds; ``think_time``: how long a person's automatic move waits at
-    a table with other people (so its timing shows nothing)."""
+    a table with other people (so its timing shows nothing); ``turn_timeout``: how long a person who
+    holds up a table with other people here may take before their CPU moves for them (0: never);
+    ``keep_finished`` / ``keep_unfinished``: how long a table's slot stays in the store after its last
+    save, once its match is over / while it is not (abandoned); ``tables_kept``: the store's slots at
+    most (beyond it the oldest go, finished ones first). See :meth:`Hub.prune_store`."""
 
     line_bytes: int = 64 * 1024
     rate: float = 20.0
@@ -86,6 +94,10 @@ class HubLimits:
     idle_timeout: float = 1800.0
     cpu_delay: float = 0.6
     think_time: float = 1.0
+    turn_timeout: float = 0.0
+    keep_finished: float = 7 * 86400.0
+    keep_unfinished: float = 90 * 86400.0
+    tables_kept: int = 2000
 
 
 class _Bucket:
@@ -121,6 +133,11 @@ async def _answers(path: Path) -> bool:
 
 def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def _notice(told: IllegalMove) -> dict[str, Any]:
+    """A notice to a table's people, not tied to a request: ``{"notice": key, "params", "reason"}``."""
+    return {"notice": told.key, "params": wire.plain(dict(told.params)), "reason": told.reason}
 
 
 def _refusal(reply_id: Any, key: str, reason: str, **params: Any) -> dict[str, Any]:
@@ -182,6 +199,7 @@ class _Table:
         self.conns: dict[int, _Conn] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.timer: tuple[Any, float] | None = None     # (who holds the table up, since when: loop time)
 
     @property
     def code(self) -> str:
@@ -227,6 +245,13 @@ class Hub:
                 if await _answers(path):
                     raise HubBusy(f"another hub is serving {path}")
                 path.unlink()                     # a socket left by a hub that died
+        loop = asyncio.get_running_loop()
+
+        def save_changed(slot: str, error: str | None) -> None:     # (the store's writer thread)
+            loop.call_soon_threadsafe(self._save_changed, slot, error)
+
+        self.store.on_change = save_changed
+        await asyncio.to_thread(self.prune_store)
         self.resume_saved()
         old = os.umask(0o177)
         try:
@@ -271,6 +296,49 @@ class Hub:
             if self._resume(code) is not None:
                 resumed += 1
         return resumed
+
+    def prune_store(self, now: float | None = None) -> int:
+        """Remove the slots of tables not held now whose last save is older than ``keep_finished``
+        (the match is over: its people's statistics have it already) or ``keep_unfinished``
+        (abandoned), then the oldest beyond ``tables_kept`` (finished ones first). Returns how many
+        went. Run at start and by the sweeper, in a thread."""
+        now = time.time() if now is None else now
+        limits = self.limits
+        slots: list[tuple[bool, float, str]] = []        # (unfinished, saved, slot)
+        for code, save in self._saved_tables(set(self.tables)):
+            slot = SLOT_PREFIX + code
+            try:
+                saved = os.stat(self.store.path(slot)).st_mtime
+            except OSError:
+                continue
+            slots.append(((save.table or {}).get("phase") != OVER, saved, slot))
+        doomed = {slot for unfinished, saved, slot in slots
+                  if now - saved > (limits.keep_unfinished if unfinished else limits.keep_finished)}
+        kept = sorted((entry for entry in slots if entry[2] not in doomed), reverse=True)
+        doomed.update(slot for _, _, slot in kept[limits.tables_kept:])     # unfinished and newest first kept
+        removed = 0
+        for slot in doomed:
+            try:
+                self.store.delete(slot)
+                removed += 1
+            except (SaveError, SlotBusy):
+                continue
+        if removed:
+            logger.info("the table store: %d old tables removed", removed)
+        return removed
+
+    def _save_changed(self, slot: str, error: str | None) -> None:
+        """The store's writes of ``slot`` started failing (``error``) or work again: its people are told."""
+        table = self.tables.get(slot[len(SLOT_PREFIX):])
+        if table is None:
+            return
+        if error is not None:
+            notice = _notice(IllegalMove(f"the server cannot save this table: {error[:120]}", "hub_save_failed",
+                                         why=error[:120]))
+        else:
+            notice = _notice(IllegalMove("the table is saved again", "hub_saved_again"))
+        for conn in table.conns.values():
+            conn.send(notice)
 
     def _saved_tables(self, skip: set[str]) -> list[tuple[str, SaveData]]:
         """The table store's slots (but ``skip``'s codes) as ``(code, envelope)``, newest first: only each
@@ -408,8 +476,11 @@ class Hub:
     async def _hello(self, conn: _Conn) -> bool:
         """The first line: ``{"hello": PROTOCOL, "version": 1, "identity": …, "name": …}``. A socket the
         server handed out (:meth:`socket_pair`) has its identity already: the hello's is ignored."""
+        # A socket handed to a connection process (identity fixed) may say hello late: its table
+        # process speaks when the player first opens a shared table, and its end closes with it.
+        timeout = self.limits.hello_timeout if conn.identity is None else None
         try:
-            raw = await asyncio.wait_for(conn.reader.readline(), self.limits.hello_timeout)
+            raw = await asyncio.wait_for(conn.reader.readline(), timeout)
             hello = json.loads(raw)
         except (TimeoutError, ValueError, RecursionError):     # (RecursionError: nested too deep)
             hello = None
@@ -681,7 +752,11 @@ class Hub:
         each CPU move as its event says, so people see the moves one by one."""
         session = table.session
         while True:
-            await table.wake.wait()
+            wait = self._turn_wait(table)
+            try:
+                await asyncio.wait_for(table.wake.wait(), wait)
+            except TimeoutError:
+                await self._time_out(table)
             table.wake.clear()
             while True:
                 turn = session.pending()
@@ -706,6 +781,75 @@ class Hub:
                     if move is not None and turn.automatic is None and not session.match.silent(move):
                         await asyncio.sleep(session.cpu_delay)
 
+    # -- the turn timer: a person who holds up a table with other people here
+    @staticmethod
+    def _holder(session: TableSession) -> tuple[Any, ...] | None:
+        """Who the table waits for and at which position, when the turn timer applies: only in play,
+        with two people or more here, no take-back asked."""
+        people = session.connected()
+        if session.phase != "play" or len(people) < 2:
+            return None
+        if session.request is not None:                # the others have not all answered a take-back
+            return ("answer", session.position, tuple(sorted(session.request.waiting)))
+        if session.results is not None:
+            return ("results", session.position)
+        to_move = session.match.to_move()
+        if to_move in people:
+            return ("move", session.position, to_move)
+        waiting = sorted(set(session.match.optional_movers()) & set(people) - session._declined_here())
+        return ("optional", session.position, tuple(waiting)) if waiting else None
+
+    def _turn_wait(self, table: _Table) -> float | None:
+        """Seconds until the turn timer runs out for whoever holds the table up (None: no timer)."""
+        if self.limits.turn_timeout <= 0:
+            return None
+        holder = self._holder(table.session)
+        if holder is None:
+            table.timer = None
+            return None
+        now = asyncio.get_running_loop().time()
+        if table.timer is None or table.timer[0] != holder:
+            table.timer = (holder, now)
+        return max(0.0, table.timer[1] + self.limits.turn_timeout - now)
+
+    async def _time_out(self, table: _Table) -> None:
+        """The turn timer ran out: the held-up move is made for the person by their seat's CPU (the
+        results are gone on from, an optional move declined), and everyone is told."""
+        session = table.session
+        holder = self._holder(session)
+        if holder is None or table.timer is None or table.timer[0] != holder:
+            return
+        table.timer = None
+        if holder[0] == "answer":                       # no answer in time is a «no»
+            for seat in holder[2]:
+                session.submit(seat, Answer(False))
+        elif holder[0] == "results":
+            for seat in session.connected():
+                session.submit(seat, NextHand())
+        elif holder[0] == "optional":
+            for seat in holder[2]:
+                session.submit(seat, Decline())
+        else:
+            seat = holder[2]
+            view = session.match.view(seat)
+            partner = getattr(session, "_partner_is_a_person", lambda _seat: False)(seat)
+            try:
+                move = await asyncio.to_thread(table.thinker.decide, session.seats[seat].level, view, partner)
+            except Exception:
+                logger.exception("table %s: the CPU could not move for seat %d", table.code, seat)
+                move = view.legal[0] if view.legal else None
+            if self._holder(session) != holder or move is None:
+                return                                # the person moved meanwhile
+            if not session.submit(seat, Play(move)).ok and view.legal:
+                session.submit(seat, Play(view.legal[0]))
+            name = session.seats[seat].name
+            theirs = _notice(IllegalMove(f"{name} took too long: their CPU moved for them", "hub_turn_timeout",
+                                         name=name, seat=seat))
+            yours = _notice(IllegalMove("you took too long: your CPU moved for you", "hub_turn_timeout_you"))
+            for place, conn in table.conns.items():
+                conn.send(yours if place == seat else theirs)
+        self._flush(table)
+
     @staticmethod
     async def _decide(table: _Table, turn: Any) -> Any:
         """The CPU's decision, asked in a thread. A thinker that fails (a worker that died twice, a bug)
@@ -719,8 +863,12 @@ class Hub:
     async def _sweep(self) -> None:
         """Close the tables nobody has been at for the idle timeout (saved: they can be joined again)."""
         period = max(0.05, min(self.limits.idle_timeout / 4, 30.0))
+        pruned = time.monotonic()
         while True:
             await asyncio.sleep(period)
+            if time.monotonic() - pruned >= 3600.0:
+                pruned = time.monotonic()
+                await asyncio.to_thread(self.prune_store)
             now = self.clock()
             for table in list(self.tables.values()):
                 idle = table.session.idle_since

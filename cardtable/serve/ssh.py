@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import struct
 import sys
 import tempfile
@@ -58,6 +59,7 @@ _TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _LOCALE_VARS = ("LANG", "LC_ALL", "LC_MESSAGES")
 SPAWN_VARIABLE = "CARDTABLE_SPAWN"   # "plain": a fresh Python and its own search worker per table
 POOL_FD = 3                          # the search pool's socket in a table (CARDTABLE_SEARCH_POOL_FD)
+HUB_FD = 4                           # the shared tables' hub socket in a table (CARDTABLE_HUB_FD)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,6 +75,9 @@ class SshLimits:
     logins_per_address: int = 8         # connections still logging in, at once, from one address (like
     logins: int = 64                    # sshd's MaxStartups), and in all
     guests: bool = False
+    shared_tables: bool = True          # the hub of shared tables (host GAME / join CODE) runs
+    turn_timeout: float = 120.0         # at a shared table, a person who has not moved for this long has
+                                        # their CPU make that move (0: never; never with one person)
 
 
 # ---------------------------------------------------------------- files
@@ -214,10 +219,65 @@ def template_environment() -> dict[str, str]:
     return env
 
 
-def table_command(*args: str) -> list[str]:
-    """The command of one player's table: this interpreter and package, ``-P -s`` so nothing in the
-    player's directory (its working directory) is importable, tied to this server (serve/table.py)."""
-    return [sys.executable, "-P", "-s", "-m", "cardtable.serve.table", str(os.getpid()), *args]
+# ---------------------------------------------------------------- shared tables (the hub)
+SHARED_COMMANDS = ("host", "join")
+SHARED_USAGE = "a shared table is 'host GAME [--level L] [--option K=V]' or 'join CODE'"
+_OPTION_WORD = re.compile(r"^[a-z_]{1,32}=[A-Za-z0-9_.,-]{1,32}$")
+_MAX_OPTIONS = 8
+
+
+class SharedCommandError(ValueError):
+    """A ``host``/``join`` command that is not well formed: its one-line refusal."""
+
+
+def shared_args(command: str | None) -> list[str] | None:
+    """The table's arguments for ``host GAME [--level L] [--option K=V]…`` or ``join CODE``, or None
+    when the command is not one of these two. Strict: bounded length, known games, levels and codes
+    only; anything else raises :class:`SharedCommandError` (its text is the refusal). The hub checks
+    everything again."""
+    if not command:
+        return None
+    first = command.split(None, 1)[0] if command.strip() else ""
+    if first not in SHARED_COMMANDS:
+        return None
+    if len(command) > 200 or not command.isprintable():
+        raise SharedCommandError(SHARED_USAGE)
+    words = command.split()
+    from cardtable import games
+    from cardtable.table import read_code
+
+    if first == "join":
+        code = read_code(words[1]) if len(words) == 2 else None
+        if code is None:
+            raise SharedCommandError(f"{SHARED_USAGE}: a code is 6 letters and digits")
+        return ["join", code]
+    if len(words) < 2 or words[1] not in games.GAME_MODULES or not games.is_available(words[1]):
+        raise SharedCommandError(f"{SHARED_USAGE}; GAME is one of {', '.join(games.GAME_MODULES)}")
+    args, rest, options = ["host", words[1]], words[2:], 0
+    while rest:
+        flag, value = rest[0], rest[1] if len(rest) > 1 else ""
+        if flag == "--level" and value in games.get(words[1]).bots:
+            args += [flag, value]
+        elif flag == "--option" and _OPTION_WORD.match(value) and options < _MAX_OPTIONS:
+            args += [flag, value]
+            options += 1
+        else:
+            raise SharedCommandError(SHARED_USAGE)
+        rest = rest[2:]
+    return args
+
+
+def hub_identity(key: asyncssh.SSHKey) -> str:
+    """A player's identity at the shared tables: their public key's SHA-256 fingerprint."""
+    return key.get_fingerprint("sha256")
+
+
+def hub_name(username: str) -> str:
+    """A player's name at a shared table: their SSH user name, cleaned as text from files is and
+    length-capped (``table.clean_name``)."""
+    from cardtable.table import clean_name
+
+    return clean_name(username)
 
 
 def _set_size(fd: int, width: int, height: int) -> None:
@@ -250,6 +310,8 @@ class TableServer:
         self.logging_in: set[_Connection] = set()         # connected, not logged in yet
         self._quiet_until: dict[str, float] = {}          # refused logins: one log line per address per minute
         self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.hub: Any = None                              # serve.hub.Hub once started (shared tables)
+        self.hub_thinker: Any = None                      # its searches' worker (workers.Thinker)
 
     @property
     def fingerprint(self) -> str:
@@ -261,6 +323,7 @@ class TableServer:
         return self.acceptor.get_port()
 
     async def start(self, host: str, port: int) -> None:
+        await self.start_hub()
         try:
             self.acceptor = await asyncssh.create_server(
                 lambda: _Connection(self), host, port, server_host_keys=[self.host_key],
@@ -268,6 +331,7 @@ class TableServer:
                 allow_scp=False, agent_forwarding=False, x11_forwarding=False,
                 login_timeout=LOGIN_TIMEOUT, keepalive_interval=30, keepalive_count_max=4)
         except OSError as exc:
+            await self.stop_hub()
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         if self.spawn != "plain":
             await self.start_helpers()
@@ -299,6 +363,47 @@ class TableServer:
             await self.pool.close()
         if self.acceptor is not None:
             await self.acceptor.wait_closed()
+        await self.stop_hub()
+
+    # -- the shared tables' hub (docs/design.md «Shared tables»): in this process, on its own socket
+    async def start_hub(self) -> None:
+        """Start the hub under ``DIR/hub`` (its saved tables resumed, nobody at them yet)."""
+        if not self.limits.shared_tables or self.hub is not None:
+            return
+        from cardtable import workers
+        from cardtable.serve.hub import Hub, HubBusy, HubLimits
+        from cardtable.table import WorkerThinker
+
+        # The shared tables' searches (the hard levels, hints) in one worker process of the server's,
+        # never on its loop or under its interpreter lock; the cheap levels in the hub's threads.
+        thinker = workers.Thinker()          # (its process starts at the first search)
+        hub = Hub(self.directory / "hub", HubLimits(idle_timeout=self.limits.idle_timeout,
+                                                    turn_timeout=self.limits.turn_timeout),
+                  thinker_for=lambda spec: WorkerThinker(spec, thinker))
+        try:
+            await hub.start()
+        except HubBusy as exc:
+            raise ServeError(f"{exc}: is another cardtable server using {self.directory}?") from None
+        except OSError as exc:
+            raise ServeError(f"cannot start the shared tables: {exc.strerror or exc}") from None
+        self.hub, self.hub_thinker = hub, thinker
+
+    async def stop_hub(self) -> None:
+        """Every shared table saved and closed, the hub's socket removed."""
+        hub, self.hub = self.hub, None
+        if hub is not None:
+            await hub.close()
+        thinker, self.hub_thinker = self.hub_thinker, None
+        if thinker is not None:
+            await asyncio.to_thread(thinker.close)
+
+    def hub_socket(self, connection: _Connection) -> socket.socket | None:
+        """A connected socket to the hub for one connection's table process to inherit, its identity
+        fixed here (the key's fingerprint; the SSH user name as the player's name). None for a guest
+        (no key, no identity) or a server without shared tables."""
+        if self.hub is None or connection.key is None:
+            return None
+        return self.hub.socket_pair(hub_identity(connection.key), hub_name(connection.username))
 
     def connected_players(self) -> set[str]:
         return {key_id(c.key) for c in self.connections if c.key is not None}
@@ -347,11 +452,26 @@ class TableServer:
             process.stdout.write(f"cardtable: {refusal}\r\n".encode())
             process.exit(1)
             return
-        args = client_args(process.command)
+        try:
+            args = shared_args(process.command)
+        except SharedCommandError as exc:
+            self.log(f"{connection.address}: refused the command {(process.command or '')[:80]!r}")
+            process.stdout.write(f"cardtable: {exc}.\r\n".encode())
+            process.exit(2)
+            return
+        if args is not None and (self.hub is None or connection.key is None):
+            self.log(f"{connection.address}: refused a shared table: no key or no hub")
+            process.stdout.write(b"cardtable: shared tables need a public key (ssh-keygen -t ed25519) "
+                                 b"on a server that has them.\r\n")
+            process.exit(2)
+            return
+        if args is None:
+            args = client_args(process.command)
         if args is None:
             self.log(f"{connection.address}: refused the command {(process.command or '')[:80]!r}")
             process.stdout.write(b"cardtable: over SSH you can ask for 'new GAME [--seed N] [--level L] "
-                                 b"[--option K=V]' or 'continue [SLOT]', or nothing for the home screen.\r\n")
+                                 b"[--option K=V]', 'continue [SLOT]', 'host GAME' or 'join CODE', "
+                                 b"or nothing for the home screen.\r\n")
             process.exit(2)
             return
         if process.get_terminal_type() is None:
@@ -379,6 +499,7 @@ class _Connection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.key: asyncssh.SSHKey | None = None
+        self.username = ""
         self.address = "?"
         self.channel: asyncssh.SSHServerChannel | None = None
         self.table: _Session | None = None
@@ -483,6 +604,7 @@ class _Connection(asyncssh.SSHServer):
         return env_request
 
     def begin_auth(self, username: str) -> bool:
+        self.username = username[:256]          # the player's name at a shared table (cleaned there)
         return True
 
     def password_auth_supported(self) -> bool:
@@ -630,17 +752,23 @@ class _Session:
 
     async def _spawn(self, env: dict[str, str], home: Path, slave: int) -> Any:
         """The table: forked from the server's template, or a fresh interpreter when there is none
-        (serve/zygote.spawn_table), on ``slave`` and holding the search pool's socket as fd POOL_FD."""
+        (serve/zygote.spawn_table), on ``slave``, holding the search pool's socket as fd POOL_FD and, for
+        a keyed player of a server with shared tables, the hub's socket as fd HUB_FD."""
         fds = {0: slave, 1: slave, 2: slave}
         pool = await self.server.pool.connect() if self.server.pool is not None else None
+        hub = self.server.hub_socket(self.connection)
         try:
             if pool is not None:
                 fds[POOL_FD] = pool.fileno()
                 env["CARDTABLE_SEARCH_POOL_FD"] = str(POOL_FD)
+            if hub is not None:
+                fds[HUB_FD] = hub.fileno()
+                env["CARDTABLE_HUB_FD"] = str(HUB_FD)
             return await spawn_table(self.server.zygote, self.args, env, str(home), fds)
         finally:
-            if pool is not None:
-                pool.close()
+            for sock in (pool, hub):        # the table holds its own copies
+                if sock is not None:
+                    sock.close()
 
     def _say(self, text: str) -> None:
         with contextlib.suppress(OSError, asyncssh.Error, BrokenPipeError):

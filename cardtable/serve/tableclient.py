@@ -15,7 +15,9 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 import socket
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +28,38 @@ LINE_LIMIT = 4 * 1024 * 1024        # what the client reads in one line (a view 
 EVENT_LIMIT = 1024                  # events waiting to be read; older ones go (a snapshot is asked for)
 
 
+HUB_FD_VARIABLE = "CARDTABLE_HUB_FD"   # the inherited hub socket's descriptor (``cardtable serve ssh``)
+
+
 class HubError(Exception):
     """The hub refused the hello or went away."""
+
+
+def _inherited_fd() -> int | None:
+    """The descriptor of the hub socket ``cardtable serve ssh`` handed this process, if it is one."""
+    if os.environ.get("CARDTABLE_SERVED") != "ssh":
+        return None
+    text = os.environ.get(HUB_FD_VARIABLE, "")
+    if not (text.isdigit() and len(text) < 6):
+        return None
+    try:
+        return int(text) if stat.S_ISSOCK(os.fstat(int(text)).st_mode) else None
+    except OSError:
+        return None
+
+
+def has_hub() -> bool:
+    """Whether this process was served with the shared tables' hub (an inherited socket)."""
+    return _inherited_fd() is not None
+
+
+def take_inherited_socket() -> socket.socket | None:
+    """The inherited hub socket, once (it then belongs to the caller); None when there is none."""
+    fd = _inherited_fd()
+    if fd is None:
+        return None
+    os.environ.pop(HUB_FD_VARIABLE, None)
+    return socket.socket(fileno=fd)
 
 
 class TableClient:
@@ -201,6 +233,10 @@ class TableClient:
                     future.set_exception(HubError("the hub closed the connection"))
 
     def _take(self, message: dict[str, Any]) -> None:
+        if "notice" in message:                   # the hub tells the table something (a save failed…)
+            self.notices.append(message)
+            self.events.put_nowait(Event("notice", message))
+            return
         if "reply" in message:
             data = message.get("data")
             if message.get("ok") and isinstance(data, dict) and {"code", "game", "seat"} <= set(data):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,9 @@ class BackgroundStore(SaveStore):
         self._thread: threading.Thread | None = None
         self._closed = False
         self.errors: dict[str, str] = {}          # the last write that failed, per slot (also logged)
+        # Told (in the writer thread) when a slot's writes start failing (slot, why) or work again
+        # (slot, None): the hub tells the table's players.
+        self.on_change: Callable[[str, str | None], None] | None = None
 
     def save(self, slot: str, match: Match, players: list[str], summary: str | None = None,
              undo: bool = False, table: dict[str, Any] | None = None) -> Path:
@@ -63,16 +67,28 @@ class BackgroundStore(SaveStore):
                 slot = next(iter(self._waiting))
                 payload = self._waiting.pop(slot)
                 self._writing.append(slot)
+            failed_before = slot in self.errors
             try:
                 atomic_write(self.path(slot), payload)
                 self.errors.pop(slot, None)
+                if failed_before:
+                    self._tell(slot, None)
             except OSError as exc:
                 self.errors[slot] = exc.strerror or str(exc)
                 logger.error("cannot save table slot %s: %s", slot, self.errors[slot])
+                if not failed_before:
+                    self._tell(slot, self.errors[slot])
             finally:
                 with self._cond:
                     self._writing.remove(slot)
                     self._cond.notify_all()
+
+    def _tell(self, slot: str, error: str | None) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(slot, error)
+            except Exception:                     # (a closed loop): the log has it
+                logger.exception("cannot tell the table about its save")
 
     def flush(self, slot: str | None = None, timeout: float | None = 30.0) -> bool:
         """Wait until every save made so far is written, or only ``slot``'s, which then goes before

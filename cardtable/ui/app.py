@@ -112,6 +112,10 @@ class CardTableApp(App[None]):
         if launch[0] == "new":
             _, game, options, seed, level = launch
             self.start_game(game, options, seed, level)
+        elif launch[0] == "friends":               # host GAME / join CODE over serve ssh (ui/friends.py)
+            from cardtable.ui.friends import launch_shared
+
+            launch_shared(self, launch[1:])
         elif launch[0] == "continue":
             # ("continue", slot) or, from the command line, ("continue", slot, (match, data), read_only)
             _, slot, loaded, read_only = (*launch, None, False)[:4]

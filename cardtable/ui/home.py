@@ -20,10 +20,22 @@ from cardtable.ui.guard import on_top
 from cardtable.ui.widgets import MenuList
 
 
+def _served_with_friends() -> bool:
+    """Whether this table was served with the shared tables' hub («Play with friends»)."""
+    import os
+
+    if os.environ.get("CARDTABLE_SERVED") != "ssh":     # (alone at a terminal: nothing more to import)
+        return False
+    from cardtable.ui import friends
+
+    return friends.available()
+
+
 class HomeScreen(Screen):
     BINDINGS = [
         Binding("n", "new_game", "new_game"),
         Binding("c", "continue", "continue"),
+        Binding("f", "friends", "friends_title"),        # served with shared tables only (check_action)
         Binding("r", "rules", "rules"),
         Binding("s", "settings", "settings"),
         Binding("t", "app.statistics", "stats_title", show=False),
@@ -70,7 +82,10 @@ class HomeScreen(Screen):
             option_list.add_option(Option(line, id=name, disabled=name not in playable))
         first = next((i for i, n in enumerate(games.GAME_MODULES) if n in playable), 0)
         option_list.highlighted = highlighted if highlighted is not None else first
-        self.query_one("#home-hint", Static).update(t("home_hint"))
+        hint = t("home_hint")
+        if _served_with_friends():
+            hint += "\n" + t("home_friends_hint")
+        self.query_one("#home-hint", Static).update(hint)
         self.query_one("#home-saves-title", Static).update(t("saves_title"))
         self.query_one("#home-saves", Static).update(self._saves_text())
 
@@ -112,6 +127,17 @@ class HomeScreen(Screen):
         game = self.chosen_game
         if game is not None and on_top(self):
             self.app.start_game(game, ask=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "friends":
+            return _served_with_friends()
+        return True
+
+    def action_friends(self) -> None:
+        if on_top(self) and _served_with_friends():
+            from cardtable.ui import friends
+
+            friends.open_friends(self.app, self.chosen_game or games.GAME_MODULES[0])
 
     def action_continue(self) -> None:
         from cardtable.ui.screens import SlotsScreen
