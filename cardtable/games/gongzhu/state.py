@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import itertools
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, CardError, french_deck, parse_card
@@ -401,47 +401,6 @@ class GongZhuMatch(Match):
         self._trusted = (to_move, moves, True)
         return list(moves)
 
-    def apply(self, move: Any, seat: int | None = None) -> None:
-        """:meth:`Match.apply` with its trusted path written out (``legal_moves`` always trusts the seat
-        to move), and a play applied straight away: :meth:`_apply`'s play, written out."""
-        legal: Sequence[Any] | None = None   # the trusted tuple ``move`` was found in, at ``index``
-        index = 0
-        mover = -1
-        trusted = self._trusted
-        if trusted is not None and (trusted[2] if seat is None else seat == trusted[0]):
-            for candidate in trusted[1]:
-                if candidate is move:
-                    legal, mover = trusted[1], trusted[0]
-                    break
-                index += 1
-        if legal is None:
-            mover = self._check_turn_and_move(move, seat)
-        seat = mover
-        self._trusted = None
-        self.moves.append((seat, move))
-        if type(move) is not Play:
-            self._apply(move, seat)
-            return
-        card = move.card
-        self._hands[seat].remove(card)
-        split = self._split[seat]
-        if split is not None:                  # split.play(card), written out
-            suit = card[1]
-            group = split[suit]
-            following = legal is group         # (following suit: the move's place in it is known)
-            if following:
-                split[suit] = group[:index] + group[index + 1:]
-            else:
-                play = _PLAYS[card]
-                split[suit] = tuple([p for p in group if p is not play])
-            split.pop(_ANY, None)
-        trick = self.trick
-        trick.append((seat, card))
-        if len(trick) < 4:
-            self._next = (seat + 1) % 4
-        else:
-            self._trick_end(trick)
-
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
             if not isinstance(move, Show):
@@ -461,7 +420,8 @@ class GongZhuMatch(Match):
             raise IllegalMove(why[0], why[1], **why[2])
 
     def _apply(self, move: Show | Play, seat: int) -> None:
-        if isinstance(move, Show):
+        if type(move) is not Play:                  # (a Show: the play is the common case)
+            assert isinstance(move, Show)
             self.shown[seat] = tuple(move.cards)
             self._public = None
             self._next = self._seat_to_move()

@@ -68,7 +68,7 @@ class Play:
         if cards is None:
             form = self._build
             assert form is not None          # an offered play keeps its form until built
-            cards = _canonical(form[3](form[4], form[5]))
+            cards = _canonical(form.build(form.a, form.b))
             _set_cards(self, cards)
             _set_build(self, None)
         return cards
@@ -145,7 +145,7 @@ def _offered_plays(forms: list[rules.PlayForm]) -> list[Move]:
     for form in forms:
         move = new(offered)
         move._cards = None
-        move.type, move.key, move.size = form[0], form[1], form[2]
+        move.type, move.key, move.size = form.type, form.key, form.size
         move._build = form
         move.__class__ = play      # type: ignore[assignment]
         append(move)               # type: ignore[arg-type]
@@ -407,9 +407,6 @@ class GuandanMatch(Match):
             allowed = {c for c in hand if rules.card_value(c, self.level) == lowest}
         return sorted(allowed, key=lambda c: rules.hand_sort_key(c, self.level))
 
-    def options_for(self, seat: int, top: Combo | None) -> list[rules.Option]:
-        return rules.generate(self.hands[seat], self.level, top, self.options.straight_flush_as_straight)
-
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         to_move = self.to_move()
         if to_move is None or (seat is not None and seat != to_move):
@@ -434,16 +431,6 @@ class GuandanMatch(Match):
         if top is not None:
             moves.append(Pass())
         return self._offer(seat, moves, True)
-
-    def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
-        out = []
-        for move in self.legal_moves(seat):
-            if isinstance(move, Play):
-                out.append({"play_form": {"type": move.type, "key": None if move.key is None else
-                                          rules.rank_name(move.key), "size": move.size}})
-            else:
-                out.append(move.to_json())
-        return out
 
     def legal_entry(self, move: Any) -> dict[str, Any]:
         if isinstance(move, Play):
@@ -529,9 +516,6 @@ class GuandanMatch(Match):
                     self._end_hand()
                     return
             self._advance(seat)
-
-    def _active(self) -> list[int]:
-        return [s for s in range(4) if self.hands[s]]
 
     def _advance(self, seat: int) -> None:
         assert self.top is not None          # called after a play or a pass, within a trick

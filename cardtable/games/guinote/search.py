@@ -60,7 +60,7 @@ def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     match.exchange_seat = view.deciding
     match.pending_draw = (view.winners[-1], len(view.tricks)) if view.deciding is not None else None
     match.vueltas = view.vueltas
-    match.carry = tuple(view.carry)
+    match.carry = view.carry
     match._sort_hands()
     return match
 
