@@ -9,6 +9,7 @@ import operator
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from cardtable.cardmoves import CardMove, by_key, decode_card_move
 from cardtable.cards import Card, CardError, french_deck, parse_card
 from cardtable.engine import (
     IllegalMove,
@@ -91,14 +92,8 @@ class Show:
 
 
 @dataclasses.dataclass(frozen=True)
-class Play:
+class Play(CardMove):
     card: Card
-
-    def to_json(self) -> dict[str, Any]:
-        return {"play": self.card.code}
-
-    def __str__(self) -> str:
-        return self.card.code
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -106,6 +101,9 @@ class Play:
         move = decode_move({"play": text.strip() if isinstance(text, str) else text})
         assert isinstance(move, Play)
         return move
+
+
+_CARD_MOVES = by_key(Play)
 
 
 def parse_move(text: str) -> Show | Play:
@@ -183,8 +181,9 @@ play_of: Callable[[Card], Play] = _PLAYS.__getitem__
 
 def decode_move(data: Any) -> Show | Play:
     try:
-        if isinstance(data, dict) and set(data) == {"play"}:
-            return Play(parse_card(data["play"]))
+        play = decode_card_move(data, _CARD_MOVES, parse_card)
+        if play is not None:
+            return play
         if isinstance(data, dict) and set(data) == {"show"} and isinstance(data["show"], list):
             cards = [parse_card(code) for code in data["show"]]
             if all(c in rules.SHOWABLE for c in cards) and len(set(cards)) == len(cards):

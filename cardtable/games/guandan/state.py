@@ -7,6 +7,7 @@ import dataclasses
 from collections import Counter
 from typing import Any, ClassVar, cast
 
+from cardtable.cardmoves import CardMove, by_key, decode_card_move
 from cardtable.cards import BIG_JOKER, Card, CardError, guandan_deck, parse_card
 from cardtable.engine import IllegalMove, Match, MoveError, Options, Outcome, check_bool, check_choice
 from cardtable.games.guandan import rules
@@ -68,7 +69,8 @@ class Play:
         if cards is None:
             form = self._build
             assert form is not None          # an offered play keeps its form until built
-            cards = _canonical(form.build(form.a, form.b))
+            _, _, _, build, a, b = form
+            cards = _canonical(build(a, b))
             _set_cards(self, cards)
             _set_build(self, None)
         return cards
@@ -145,7 +147,7 @@ def _offered_plays(forms: list[rules.PlayForm]) -> list[Move]:
     for form in forms:
         move = new(offered)
         move._cards = None
-        move.type, move.key, move.size = form.type, form.key, form.size
+        move.type, move.key, move.size = form[0], form[1], form[2]      # (type, key, size, ...): see PlayForm
         move._build = form
         move.__class__ = play      # type: ignore[assignment]
         append(move)               # type: ignore[arg-type]
@@ -162,25 +164,20 @@ class Pass:
 
 
 @dataclasses.dataclass(frozen=True)
-class Tribute:
+class Tribute(CardMove):
     card: Card
-
-    def to_json(self) -> dict[str, Any]:
-        return {"tribute": self.card.code}
-
-    def __str__(self) -> str:
-        return f"tribute {self.card.code}"
+    key: ClassVar[str] = "tribute"
+    verb: ClassVar[str] = "tribute"
 
 
 @dataclasses.dataclass(frozen=True)
-class Return:
+class Return(CardMove):
     card: Card
+    key: ClassVar[str] = "return"
+    verb: ClassVar[str] = "return"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"return": self.card.code}
 
-    def __str__(self) -> str:
-        return f"return {self.card.code}"
+_CARD_MOVES: dict[str, type[Tribute | Return]] = by_key(Tribute, Return)
 
 
 Move = Play | Pass | Tribute | Return
@@ -191,10 +188,9 @@ def decode_move(data: Any) -> Move:
         if isinstance(data, dict):
             if data == {"pass": True}:
                 return Pass()
-            if set(data) == {"tribute"}:
-                return Tribute(parse_card(data["tribute"]))
-            if set(data) == {"return"}:
-                return Return(parse_card(data["return"]))
+            card_move = decode_card_move(data, _CARD_MOVES, parse_card)
+            if card_move is not None:
+                return card_move
             if set(data) == {"play", "as"} and isinstance(data["play"], list) and isinstance(data["as"], dict):
                 reading = data["as"]
                 kind, key = reading.get("type"), reading.get("key")

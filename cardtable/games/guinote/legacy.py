@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.games.guinote.moves import Exchange, KeepSeven, Play, rules_seven
-
-if TYPE_CHECKING:
-    from cardtable.games.guinote.state import GuinoteOptions
+from cardtable.games.guinote.options import GuinoteOptions
 
 
 def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any]]) -> list[tuple[int, Any]]:

@@ -4,22 +4,17 @@ claim; their JSON (the hand-history format's) and text forms."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
-from cardtable.cards import CardError, SpanishCard, parse_spanish_card, spanish_deck
+from cardtable.cardmoves import CardMove, by_key, decode_card_move
+from cardtable.cards import SpanishCard, parse_spanish_card, spanish_deck
 from cardtable.engine import MoveError
 from cardtable.games.guinote import rules
 
 
 @dataclasses.dataclass(frozen=True)
-class Play:
+class Play(CardMove):
     card: SpanishCard
-
-    def to_json(self) -> dict[str, Any]:
-        return {"play": self.card.code}
-
-    def __str__(self) -> str:
-        return self.card.code
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -30,18 +25,14 @@ class Play:
 
 
 @dataclasses.dataclass(frozen=True)
-class Exchange:
+class Exchange(CardMove):
     card: SpanishCard   # the 7 of trumps
-
-    def to_json(self) -> dict[str, Any]:
-        return {"exchange": self.card.code}
-
-    def __str__(self) -> str:
-        return f"exchange {self.card.code}"
+    key: ClassVar[str] = "exchange"
+    verb: ClassVar[str] = "exchange"
 
 
 @dataclasses.dataclass(frozen=True)
-class KeepSeven:
+class KeepSeven(CardMove):
     """A seat of the pair that won the trick does not exchange the 7 of trumps before the draw: the
     holder declining, or (its only move) a seat without the 7 — both seats of the pair are asked, so
     that being asked shows nothing. The hand history does not write it (the format has no such line: a
@@ -49,12 +40,8 @@ class KeepSeven:
     list."""
 
     card: SpanishCard   # the 7 of trumps
-
-    def to_json(self) -> dict[str, Any]:
-        return {"keep": self.card.code}
-
-    def __str__(self) -> str:
-        return f"keep {self.card.code}"
+    key: ClassVar[str] = "keep"
+    verb: ClassVar[str] = "keep"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +65,7 @@ class Claim:
 
 
 Move = Play | Exchange | KeepSeven | Cante | Claim
+_CARD_MOVES: dict[str, type[Play | Exchange | KeepSeven]] = by_key(Play, Exchange, KeepSeven)
 
 
 _DECK = tuple(spanish_deck())
@@ -98,16 +86,10 @@ def play_of(card: SpanishCard) -> Play:
 
 
 def decode_move(data: Any) -> Move:
+    card_move = decode_card_move(data, _CARD_MOVES, parse_spanish_card)
+    if card_move is not None:
+        return card_move
     if isinstance(data, dict) and len(data) == 1:
-        try:
-            if "play" in data:
-                return Play(parse_spanish_card(data["play"]))
-            if "exchange" in data:
-                return Exchange(parse_spanish_card(data["exchange"]))
-            if "keep" in data:
-                return KeepSeven(parse_spanish_card(data["keep"]))
-        except CardError as exc:
-            raise MoveError(str(exc)) from None
         if data.get("cante") in ("O", "C", "E", "B"):
             return Cante(data["cante"])
         if data.get("claim") is True:

@@ -6,7 +6,6 @@ upgrade of older move lists in :mod:`.legacy`; their public names are re-exporte
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import insort
 from collections.abc import Callable
 from itertools import chain
@@ -19,9 +18,6 @@ from cardtable.engine import (
     Match,
     Options,
     Outcome,
-    check_bool,
-    check_choice,
-    check_positive_int,
 )
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bits import (
@@ -51,9 +47,10 @@ from cardtable.games.guinote.moves import (
     play_of,
     rules_seven,
 )
+from cardtable.games.guinote.options import GuinoteOptions
 from cardtable.games.guinote.view import _LAZY_FIELDS, GuinoteView, LazyValues, SungCante
 from cardtable.rng import Rng, mix
-from cardtable.tricks import team_of
+from cardtable.tricks import partner, seats_from, team_of
 
 __all__ = [
     "CARD_BITS", "SOTA_BITS", "SUIT_SHIFT", "_LAZY_FIELDS", "_PLAYS", "Cante", "Claim", "Exchange",
@@ -66,27 +63,6 @@ _ASK = object()          # (GuinoteMatch._view: the trick's winning play is not 
 _setattr = object.__setattr__
 
 
-@dataclasses.dataclass(frozen=True)
-class GuinoteOptions(Options):
-    cotos: int = 2                          # the match is won by the first pair to 1 or 2 cotos
-    points_per_coto: int = 3                # hands (partidas) to win a coto
-    cantes_per_win: str = "unlimited"       # "unlimited" | "one_per_player" after each trick won
-    vueltas_end: str = "claim"              # "claim" | "auto"
-    thirty_includes_ultimas: bool = True    # the 30 rule counts las diez de últimas
-    exchange_any_pinta: bool = False        # the 7 may be exchanged for a non-counting pinta too
-
-    def __post_init__(self) -> None:
-        check_choice("cotos", self.cotos, (1, 2))
-        check_positive_int("points_per_coto", self.points_per_coto, 99)
-        check_choice("cantes_per_win", self.cantes_per_win, ("unlimited", "one_per_player"))
-        check_choice("vueltas_end", self.vueltas_end, ("claim", "auto"))
-        check_bool("thirty_includes_ultimas", self.thirty_includes_ultimas)
-        check_bool("exchange_any_pinta", self.exchange_any_pinta)
-
-
-
-
-# ---------------------------------------------------------------- the match
 class GuinoteMatch(Match):
     game: ClassVar[str] = "guinote"
     options_type: ClassVar[type[Options]] = GuinoteOptions
@@ -366,7 +342,7 @@ class GuinoteMatch(Match):
         """After ``seat`` kept (or had no 7): its partner is asked if the trick winner was, else the draw."""
         assert self.pending_draw is not None
         if seat == self.pending_draw[0]:
-            self.exchange_seat = (seat + 2) % 4
+            self.exchange_seat = partner(seat)
         else:
             self._draw_and_open_window()
 
@@ -400,8 +376,7 @@ class GuinoteMatch(Match):
         its place in the hand: the hands are kept in display order (see _sort_hands)."""
         place = _sort_ranks(self.trump).__getitem__
         hands, stock = self.hands, self.stock
-        for j in range(4):
-            seat = (winner + j) % 4
+        for j, seat in enumerate(seats_from(winner)):
             if round_number == rules.PHASE1_TRICKS and j == 3:
                 card = self.pinta
                 self.pinta_taker = seat
@@ -497,7 +472,9 @@ class GuinoteMatch(Match):
             "cantes": sung[1 + seat % 2],
             "legal": self._legal(seat, to_move) if legal is None else legal,
             "_tricks_cards": done[2], "_done_bits": done[1],
-            "_lazy": LazyValues(
+            # LazyValues' fields, in order (a plain tuple: a NamedTuple's construction, a Python frame,
+            # would cost a fast bot's decision ~10%; tests/test_guinote_fast_bots.py checks each value)
+            "_lazy": (
                 self.options, self.hand, self.dealer, self.mano, len(self.stock) + (pinta_taker is None),
                 self.exchange, tuple(map(len, self.hands)), self.winners, self.card_points, self.window_pair,
                 self.exchange_seat if self.pending_draw is not None else None, self.vueltas, self.carry,

@@ -5,16 +5,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from cardtable.cards import SpanishCard
 from cardtable.games.guinote import rules
 from cardtable.games.guinote.bits import _SECOND, plays_bits
+from cardtable.games.guinote.options import GuinoteOptions
 from cardtable.tricks import team_of
 from cardtable.views import LazyBotSeed, LazyFields, lazy_fields
 
-if TYPE_CHECKING:
-    from cardtable.games.guinote.state import GuinoteOptions
 
 @dataclasses.dataclass(frozen=True)
 class SungCante:
@@ -94,9 +93,8 @@ class GuinoteView(LazyFields, LazyBotSeed):
 
 
 class LazyValues(NamedTuple):
-    """The fields a view fills on first use (``views.LazyFields``), as the match gives their values: a
-    view's ``_lazy``, built by ``GuinoteMatch._view`` (positionally: a NamedTuple's keywords would cost
-    more than the view; mypy checks the values against these fields)."""
+    """The fields a view fills on first use (``views.LazyFields``), in the order of the values of its
+    ``_lazy`` tuple, as ``GuinoteMatch._view`` builds it: the one list of them."""
 
     options: GuinoteOptions
     hand_number: int
