@@ -181,6 +181,34 @@ class Match(ABC):
     >>> match.apply(match.parse_move("2C"))
     >>> match.outcome()
     Outcome(over=False, winners=(), totals=(0, 0, 0, 0))
+
+    At the Python prompt: ``play`` reads and applies a move, ``pop`` takes the last one back in place,
+    ``undone(n)`` is a new match ``n`` moves back. Gong Zhu's «show nothing» is made in the same call for
+    each next seat with nothing it could show:
+
+    >>> match = games.get("gongzhu").new_match(seed=3)
+    >>> match, match.phase
+    (<GongZhuMatch gongzhu seed=3 hand 1, seat 0 to move, 0 moves>, 'show')
+    >>> match.play("show nothing")
+    Show(cards=())
+    >>> match
+    <GongZhuMatch gongzhu seed=3 hand 1, seat 3 to move, 3 moves>
+    >>> str(match.play("show nothing")), match.phase
+    ('show nothing', 'play')
+    >>> match.pop(), match
+    (Show(cards=()), <GongZhuMatch gongzhu seed=3 hand 1, seat 3 to move, 3 moves>)
+    >>> match.undone(2), len(match.moves)
+    (<GongZhuMatch gongzhu seed=3 hand 1, seat 1 to move, 1 moves>, 3)
+
+    Guandan reads bare cards when one reading of them is legal:
+
+    >>> guandan = games.get("guandan").new_match(seed=3)
+    >>> str(guandan.play("3S")), guandan.phase
+    ('3S as single 3', 'play')
+    >>> guandan.play("6H 6D")         # seat 1 to move now
+    Traceback (most recent call last):
+    ...
+    cardtable.engine.IllegalMove: those cards are not all in your hand
     """
 
     game: ClassVar[str]
@@ -444,9 +472,46 @@ class Match(ABC):
                 raise IllegalMove(f"move {index + 1} ({move} by seat {seat}): {exc.reason}", exc.key) from exc
         return match
 
-    def undo(self, count: int = 1) -> Self:
-        """A new match with the last ``count`` moves taken back (replay from the seed)."""
+    def undone(self, count: int = 1) -> Self:
+        """A new match with the last ``count`` moves taken back (replay from the seed); this one is left
+        as it is."""
         return type(self).replay(self.options, self.seed, self.moves[: max(0, len(self.moves) - count)])
+
+    undo = undone       # (its older name, still called by cardtable.undo)
+
+    def pop(self) -> Any:
+        """Take the last move back, in place, and return it (replay from the seed: a match is its seed
+        and its moves). Raises IndexError when no move has been made."""
+        if not self.moves:
+            raise IndexError("no move to take back")
+        move = self.moves[-1][1]
+        self.__dict__ = self.undone(1).__dict__
+        return move
+
+    # -- at the Python prompt
+    def play(self, text: str, seat: int | None = None) -> Any:
+        """Read ``text`` as a move (:meth:`read_move`), apply it for ``seat`` (default: the seat to move)
+        and return it; raises MoveError or IllegalMove, leaving the match as it was."""
+        move = self.read_move(text, seat)
+        self.apply(move, seat)
+        return move
+
+    def read_move(self, text: str, seat: int | None = None) -> Any:
+        """The move ``text`` means now: its :meth:`parse_move`, unless the game reads shorter text in
+        the position (Guandan takes bare cards when only one reading of them is legal)."""
+        return self.parse_move(text)
+
+    @property
+    def phase(self) -> str:
+        """What the match is at: ``"over"``, or the game's phase (``"play"`` unless the game has others:
+        Gong Zhu's ``"show"``, Guandan's ``"tribute"``, Guiñote's ``"exchange"``)."""
+        return "over" if self.is_over() else "play"
+
+    def __repr__(self) -> str:
+        to_move = self.to_move()
+        where = "over" if to_move is None else f"seat {to_move} to move"
+        return (f"<{type(self).__name__} {self.game} seed={self.seed} hand {self.hand}, {where}, "
+                f"{len(self.moves)} moves>")
 
 
 # ---------------------------------------------------------------- who moves next

@@ -210,7 +210,7 @@ def test_clones_are_independent_and_replay_and_undo_agree(name, seed, choices, s
     again = type(match).replay(match.options, match.seed, match.moves)
     assert fingerprint(again) == fingerprint(match)
     if match.moves:
-        undone = match.undo()
+        undone = match.undone()
         assert undone.moves == match.moves[:-1]
         assert fingerprint(undone) == fingerprint(type(match).replay(match.options, match.seed, match.moves[:-1]))
         assert undone.why_illegal(match.moves[-1][1], match.moves[-1][0]) is None

@@ -328,6 +328,16 @@ class GongZhuMatch(Match):
     def to_move(self) -> int | None:
         return self._next
 
+    def play(self, text: str, seat: int | None = None) -> Any:
+        """:meth:`Match.play`; after a show, each next seat that has nothing it could show makes its only
+        move, «show nothing», in the same call (so when nobody can show, one call makes all four)."""
+        move = super().play(text, seat)
+        if isinstance(move, Show):
+            while self.phase == "show" and self._next is not None and not rules.showable_in(
+                    self._hands[self._next], self.options.showable_cards):
+                self.apply(SHOW_NOTHING)
+        return move
+
     def _seat_to_move(self) -> int | None:
         """The seat to move, worked out from the state (kept as ``_next`` after every move)."""
         if self.finished:

@@ -382,6 +382,29 @@ class GuandanMatch(Match):
             return "over"
         return "tribute" if self.pending else "play"
 
+    def read_move(self, text: str, seat: int | None = None) -> Move:
+        """:meth:`Match.read_move`; bare cards too (``"3S"``, ``"7C 7D"``): their one legal reading now
+        (several: a MoveError naming them, to be written ``"... as pair 7"``; none: the strongest reading,
+        which ``apply`` refuses with its reason)."""
+        try:
+            return parse_move(text)
+        except MoveError:
+            if not isinstance(text, str) or " as " in text or not text.split():
+                raise
+        try:
+            cards = tuple(parse_card(code) for code in text.split())
+        except CardError as exc:
+            raise MoveError(f"not a Guandan move: {exc}") from None
+        readings = [Play(cards, combo.type, combo.key) for combo in
+                    rules.classify(cards, self.level, self.options.straight_flush_as_straight)]
+        if not readings:
+            raise MoveError(f"{text.strip()!r} is not a Guandan play at level {rules.rank_name(self.level)}")
+        legal = [play for play in readings if self.why_illegal(play, seat) is None]
+        if len(legal) > 1:
+            named = " or ".join(f"'{play}'" for play in legal)
+            raise MoveError(f"{text.strip()!r} can be read more than one way now: write {named}")
+        return legal[0] if legal else readings[0]      # (none legal: the strongest, for apply's refusal)
+
     def to_move(self) -> int | None:
         if self.finished:
             return None

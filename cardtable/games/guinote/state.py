@@ -133,6 +133,14 @@ class GuinoteMatch(Match):
         self._window_moves = {}
 
     # -- whose turn
+    @property
+    def phase(self) -> str:
+        """``"over"``, ``"exchange"`` (the trick winner's pair says whether it exchanges the 7 of trumps,
+        before the draw) or ``"play"``."""
+        if self.finished:
+            return "over"
+        return "exchange" if self.pending_draw is not None else "play"
+
     def to_move(self) -> int | None:
         if self.finished:
             return None
