@@ -349,6 +349,15 @@ class Match(ABC):
         rules. Its ``moves`` and ``log`` still describe the real deal: a world is never saved."""
         raise NotImplementedError(f"{self.game} does not sample hidden cards")
 
+    @classmethod
+    def from_view(cls, view: Any, rng: Rng) -> Self:
+        """A world for search built from ``view`` alone (what the seat deciding knows): a match in that
+        position with the cards the seat cannot see dealt by the game's sampler, so that its
+        ``view(view.seat)`` equals ``view`` but for ``decision`` (a world has no seed nor moves: its bots'
+        seeds are its own). Built from no match, it is the world the search levels play out; the
+        contract test checks it."""
+        raise NotImplementedError(f"{cls.game} builds no world from a view")
+
     @abstractmethod
     def summary(self) -> str:
         """A short English line for the save-slot picker (e.g. "hand 3 · you +120")."""
@@ -430,6 +439,14 @@ class Match(ABC):
         if step is not None:
             self.apply(step[1], step[0])
         return step
+
+    def reveals(self, move: Any) -> bool:
+        """Does making ``move`` show the table more than the card or cards played: a hand's cards to
+        everybody (Gong Zhu's show), a card to one seat (Guandan's tribute and return), or a decision
+        that tells about a hand (Guiñote's exchange, keep, cante and claim)? Taking such a move back
+        cannot unsee it (``cardtable.undo`` keeps it). A play or a pass reveals nothing more; by
+        default no move does."""
+        return False
 
     def silent(self, move: Any) -> bool:
         """Is ``move`` one the hand history does not write (kept in ``moves`` and saves all the same)?

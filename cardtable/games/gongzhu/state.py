@@ -328,6 +328,10 @@ class GongZhuMatch(Match):
     def to_move(self) -> int | None:
         return self._next
 
+    def reveals(self, move: Any) -> bool:
+        """A show reveals its cards (the showing of nothing says that nothing was chosen)."""
+        return isinstance(move, Show)
+
     def play(self, text: str, seat: int | None = None) -> Any:
         """:meth:`Match.play`; after a show, each next seat that has nothing it could show makes its only
         move, «show nothing», in the same call (so when nobody can show, one call makes all four)."""
@@ -571,6 +575,36 @@ class GongZhuMatch(Match):
                 world.shown[other] = tuple(c for c in cards if c in world.hands[other])
         world._public = None
         return world
+
+    @classmethod
+    def from_view(cls, view: GongZhuView, rng: Rng) -> GongZhuMatch:
+        """:meth:`Match.from_view`: a match in the play phase consistent with ``view``, its hidden hands
+        drawn by the sampler. The showing phase is not built (ValueError): the other seats' choices are
+        hidden while showing, so the search levels show as `normal` does."""
+        from cardtable.games.gongzhu.sampling import sample_hands
+
+        if view.phase != "play":
+            raise ValueError("a Gong Zhu world is built in the play phase")
+
+        hands = sample_hands(view, rng)
+        # A real match first (so every field the engine keeps exists), then this view's state over it.
+        match = cls(view.options, 0)
+        match.hand = view.hand_number
+        match.totals = list(view.totals)
+        match.results = []
+        match.finished = False
+        match.hands = [list(h) for h in hands]
+        match.must_lead_2c = view.hand_number == 1
+        match.leader = view.leader
+        match.shown = [tuple(cards) for cards in view.shown]
+        match.trick = list(view.trick)
+        match.tricks = list(view.tricks)
+        match.winners = list(view.winners)
+        match.taken = [list(pile) for pile in view.taken]
+        match.suits_led = set(view.suits_led)
+        match._public = None                # the views' shared public fields: rebuilt from the above
+        match._next = match._seat_to_move()
+        return match
 
     def summary(self) -> str:
         totals = " ".join(f"{t:+d}" for t in self.totals)

@@ -382,6 +382,10 @@ class GuandanMatch(Match):
             return "over"
         return "tribute" if self.pending else "play"
 
+    def reveals(self, move: Any) -> bool:
+        """The tribute and its return show a card to the seat that receives it."""
+        return isinstance(move, Tribute | Return)
+
     def read_move(self, text: str, seat: int | None = None) -> Move:
         """:meth:`Match.read_move`; bare cards too (``"3S"``, ``"7C 7D"``): their one legal reading now
         (several: a MoveError naming them, to be written ``"... as pair 7"``; none: the strongest reading,
@@ -641,6 +645,58 @@ class GuandanMatch(Match):
         world.hands = sample_hands(self.view(seat), rng)
         world._sort()
         return world
+
+    @classmethod
+    def from_view(cls, view: GuandanView, rng: Rng) -> GuandanMatch:
+        """:meth:`Match.from_view`: a match consistent with ``view`` (play phase, or the returns of the
+        tribute), its hidden hands drawn by the sampler. The payment of the tribute is not built
+        (ValueError): it is forced (the highest card), so no search plays it out."""
+        from cardtable.games.guandan.sampling import sample_hands
+
+        if view.phase == "tribute" and not any(isinstance(move, Return) for move in view.legal):
+            raise ValueError("a Guandan world is built in the play phase or the returns of the tribute")
+
+        hands = sample_hands(view, rng)
+        # A real match first (so every field the engine keeps exists), then this view's state over it.
+        match = cls(view.options, 0)
+        match.hand = view.hand_number
+        match.levels = list(view.levels)
+        match.a_failures = list(view.a_failures)
+        match.declarer = view.declarer
+        match.finished = False
+        match.results = []
+        match._checked = None
+        match.level = view.level
+        match.hands = [list(h) for h in hands]
+        match._sort()
+        match.finish = list(view.finish)
+        match.top = view.top
+        match.actions = list(view.actions)
+        match.played = list(view.played)
+        match.plays = list(view.plays)
+        match.trick, match.last_trick, match.last_winner = list(view.trick), view.last_trick, view.last_winner
+        match.tribute_moves = list(view.tribute_moves)
+        match.anti_holders = view.anti_holders
+        match.tribute = view.tribute
+        assert view.to_move is not None          # a world is built for a seat deciding
+        match.paid = {giver: card for kind, giver, _, card in view.tribute_moves
+                      if kind == "tribute" and card is not None}
+        match.receiver_of = {giver: receiver for kind, giver, receiver, _ in view.tribute_moves if kind == "tribute"}
+        match.pending = []
+        if view.phase == "tribute":
+            returned = {giver for kind, giver, _, _ in view.tribute_moves if kind == "return"}
+            order = [view.to_move] + [r for r in match.receiver_of.values() if r != view.to_move and r not in returned]
+            match.pending = [("return", seat) for seat in order]
+        match.leader = view.to_move
+        match.turn = view.to_move
+        match.passed = set()
+        if view.top is not None:
+            seat = (view.top.seat + 1) % 4
+            while seat != view.to_move:
+                if match.hands[seat]:
+                    match.passed.add(seat)
+                seat = (seat + 1) % 4
+        return match
 
     def summary(self) -> str:
         state = "finished" if self.finished else f"hand {self.hand} at {rules.rank_name(self.level)}"

@@ -527,6 +527,54 @@ class GuinoteMatch(Match):
         world._sort_hands()       # the seat asked about the exchange may or may not hold the 7 there
         return world
 
+    @classmethod
+    def from_view(cls, view: GuinoteView, rng: Rng) -> GuinoteMatch:
+        """:meth:`Match.from_view`: a match consistent with ``view``, the other hands and the stock's
+        order drawn by the sampler."""
+        from cardtable.games.guinote.sampling import sample_world
+
+        hands, stock = sample_world(view, rng)
+        # A real match first (so every field the engine keeps exists), then this view's state over it.
+        match = cls(view.options, 0)
+        match.hand = view.hand_number
+        match.score = view.score
+        match.cotos = view.cotos
+        match.finished = view.over
+        match.results = []
+        match.dealer = view.dealer
+        match.mano = view.mano
+        match.hands = [list(h) for h in hands]
+        match.pinta = view.pinta
+        match.trump = view.trump
+        match.stock = list(stock)
+        match.pinta_taker = view.pinta_taker
+        match.exchange = view.exchange
+        assert view.to_move is not None          # a world is built for a seat deciding
+        if view.trick:
+            match.leader = view.trick[0][0]
+        elif view.deciding is not None:         # the exchange phase: the trick winner leads after the draw
+            match.leader = view.winners[-1]
+        else:
+            match.leader = view.to_move
+        match.trick = tuple(view.trick)
+        match.tricks = tuple(view.tricks)
+        match.winners = tuple(view.winners)
+        match.card_points = view.card_points
+        match.cantes = tuple(_world_cantes(view))
+        match.window_pair = view.window_pair
+        match.window_singers = {seat for seat, _, _, after in match.cantes
+                                if view.window_pair is not None and after == len(view.tricks)
+                                and team_of(seat) == view.window_pair}
+        # The exchange of the 7 is a phase of its own before the draw: the seat asked (public: the trick
+        # winner, then its partner, holder of the 7 or not) and the draw that waits for it, of the trick
+        # just won. Whether the seat asked holds the 7 is the sampler's draw, like any hidden card.
+        match.exchange_seat = view.deciding
+        match.pending_draw = (view.winners[-1], len(view.tricks)) if view.deciding is not None else None
+        match.vueltas = view.vueltas
+        match.carry = view.carry
+        match._sort_hands()
+        return match
+
     def summary(self) -> str:
         state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"
         return (f"Guiñote · {state} · cotos {self.cotos[0]}-{self.cotos[1]} · "
@@ -546,6 +594,11 @@ class GuinoteMatch(Match):
         return parse_move(text)
 
     # -- the history leaves out a declined exchange
+    def reveals(self, move: Any) -> bool:
+        """Every move but a play: the exchange shows the 7, a keep and a claim tell about the hand, a
+        cante shows a Rey and a Sota."""
+        return type(move) is not Play
+
     def silent(self, move: Any) -> bool:
         return isinstance(move, KeepSeven)
 
@@ -633,3 +686,18 @@ def _added(pair_values: tuple[int, int], index: int, amount: int) -> tuple[int, 
     """``pair_values`` with ``amount`` added at ``index`` (0 or 1)."""
     first, second = pair_values
     return (first + amount, second) if index == 0 else (first, second + amount)
+
+
+def _world_cantes(view: GuinoteView) -> list[tuple[int, str, int, int]]:
+    """The cantes as the engine keeps them. A 20 sung by the other pair in arrastre is public only as
+    «20»: it gets a plain suit nobody has sung (which suit it was changes nothing but which suits remain
+    to sing, and the sampler cannot know it either)."""
+    known = {c.suit for c in view.cantes if c.suit is not None}
+    out = []
+    for cante in view.cantes:
+        suit = cante.suit
+        if suit is None:
+            suit = next(s for s in "OCEB" if s != view.trump and s not in known)
+            known.add(suit)
+        out.append((cante.seat, suit, cante.points, cante.trick))
+    return out
