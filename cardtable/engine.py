@@ -213,6 +213,9 @@ class Match(ABC):
 
     game: ClassVar[str]
     options_type: ClassVar[type[Options]]
+    # «Hand over, next deal pending»: with ``hold_deals`` set (on a match), a hand's end keeps the next
+    # deal back (its ``_deal`` arguments in ``_held_deal``) until :meth:`deal_next`.
+    hold_deals: bool = False
 
     def __init__(self, options: Options, seed: int) -> None:
         if not isinstance(options, self.options_type):
@@ -232,6 +235,7 @@ class Match(ABC):
         # one to move (None: unknown))
         self._trusted: tuple[int, Sequence[Any], bool | None] | None = None
         self._bot_key_bytes: bytes | None = None
+        self._held_deal: dict[str, Any] | None = None     # see hold_deals
 
     # -- the hand history, built only when read
     @property
@@ -378,7 +382,32 @@ class Match(ABC):
         one. Like ``decode_move`` it checks the notation only: ``apply`` checks the rules."""
 
     def is_over(self) -> bool:
-        return self.to_move() is None
+        return self.to_move() is None and self._held_deal is None
+
+    # -- «hand over, next deal pending»
+    def _deal_next_hand(self, **deal: Any) -> bool:
+        """The end of a hand that is not the match's: the game's ``_deal(**deal)`` now, or, with
+        ``hold_deals``, kept for :meth:`deal_next` (True: held; the game then has nobody to move)."""
+        if self.hold_deals:
+            self._held_deal = deal
+            return True
+        self._deal(**deal)  # type: ignore[attr-defined]
+        return False
+
+    @property
+    def hand_over(self) -> bool:
+        """Is a finished hand on the table with the next deal held back (``hold_deals``)? Nobody is to
+        move (``to_move()`` is None, ``legal_moves()`` empty) but the match is not over; the views show
+        the finished hand."""
+        return self._held_deal is not None
+
+    def deal_next(self) -> None:
+        """Deal the hand held back: the match goes on exactly as if it had not been held."""
+        deal = self._held_deal
+        if deal is None:
+            raise ValueError("no deal is pending")
+        self._held_deal = None
+        self._deal(**deal)  # type: ignore[attr-defined]
 
     def why_illegal(self, move: Any, seat: int | None = None) -> IllegalMove | None:
         """The refusal ``apply`` would raise for ``move`` now, or None if it is legal."""
@@ -391,6 +420,8 @@ class Match(ABC):
     def _check_turn_and_move(self, move: Any, seat: int | None) -> int:
         to_move = self.to_move()
         if to_move is None:
+            if self._held_deal is not None:
+                raise IllegalMove("the hand is over: the next one is not dealt yet", "hand_over_deal_pending")
             raise IllegalMove("the match is over", "match_is_over")
         if seat is None:
             seat = to_move
@@ -405,22 +436,32 @@ class Match(ABC):
 
         The trusted fast path: a move object taken from the list :meth:`legal_moves` returned last (for
         this seat, with nothing applied since) is legal by construction and is not validated again. Any
-        other move (the UI's, a save's, a history's, a hand-built one) gets the full check."""
-        seat = self._seat_of(move, seat)
-        self._trusted = None
-        self.moves.append((seat, move))
-        self._apply(move, seat)
+        other move (the UI's, a save's, a history's, a hand-built one) gets the full check.
 
-    def _seat_of(self, move: Any, seat: int | None) -> int:
-        """The seat ``move`` is applied for: that of the trusted list when ``move`` is one of its very
-        objects (not an equal one), else what the full check of :meth:`_check_turn_and_move` says."""
+        The one trusted path of every game (none copies it): the trusted seat is that of the list
+        when ``move`` is one of its very objects (not an equal one), else the full check's."""
         trusted = self._trusted
         if trusted is not None and (trusted[0] == seat if seat is not None else
                                     trusted[2] or (trusted[2] is None and trusted[0] == self.to_move())):
             for candidate in trusted[1]:
                 if candidate is move:
-                    return trusted[0]
-        return self._check_turn_and_move(move, seat)
+                    seat = trusted[0]
+                    break
+            else:
+                seat = self._check_turn_and_move(move, seat)
+        else:
+            seat = self._check_turn_and_move(move, seat)
+        self._trusted = None
+        self.moves.append((seat, move))
+        self._apply(move, seat)
+
+    def _apply_offered(self, move: Any, seat: int) -> None:
+        """:meth:`apply` of a move known to be one of the very objects just offered to ``seat`` (a fused
+        step that built the list itself, as Guiñote's ``play_auto_move`` does): the same three steps,
+        without looking for the move in the list."""
+        self._trusted = None
+        self.moves.append((seat, move))
+        self._apply(move, seat)
 
     def _offer(self, seat: int, moves: list, to_move: bool | None = None) -> list:
         """Return a freshly built legal list from ``legal_moves``: its moves become trusted for ``seat``
@@ -520,9 +561,10 @@ class Match(ABC):
 
     @property
     def phase(self) -> str:
-        """What the match is at: ``"over"``, or the game's phase (``"play"`` unless the game has others:
-        Gong Zhu's ``"show"``, Guandan's ``"tribute"``, Guiñote's ``"exchange"``)."""
-        return "over" if self.is_over() else "play"
+        """What the match is at: ``"over"``, ``"hand_over"`` (see :attr:`hand_over`), or the game's phase
+        (``"play"`` unless the game has others: Gong Zhu's ``"show"``, Guandan's ``"tribute"``, Guiñote's
+        ``"exchange"``)."""
+        return "hand_over" if self._held_deal is not None else "over" if self.is_over() else "play"
 
     def __repr__(self) -> str:
         to_move = self.to_move()

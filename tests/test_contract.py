@@ -298,6 +298,41 @@ def test_reveals_says_which_moves_show_more_than_a_play(name):
             match.apply(move, seat)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_held_deal_leaves_the_finished_hand_on_the_table_until_deal_next(name):
+    """With ``hold_deals``, a hand's end (not the match's) is «hand over, next deal pending»: nobody to
+    move, no legal move, any move refused with its key, the views still showing the hand just finished,
+    not over; ``deal_next()`` then goes on exactly as a match that never held its deal."""
+    rng = Rng(44)
+    spec = SPECS[name]
+    held = spec.new_match(seed=5)
+    held.hold_deals = True
+    plain = spec.new_match(seed=5)
+    hands_held = 0
+    while not plain.is_over() and hands_held < 3:
+        seat, move = random_step(plain, rng)
+        plain.apply(move, seat)
+        held.apply(move, seat)
+        if held.hand_over:
+            hands_held += 1
+            assert held.phase == "hand_over" and held.to_move() is None and not held.is_over()
+            assert held.optional_movers() == [] and all(held.legal_moves(s) == [] for s in range(4))
+            assert held.log[-1]["type"] == "hand_end" and held.hand == plain.hand - 1
+            assert all(held.view(s).legal == () for s in range(4))
+            before = fingerprint(held)
+            refusal = held.why_illegal(move, seat)
+            assert refusal is not None and refusal.key == "hand_over_deal_pending"
+            with pytest.raises(IllegalMove):
+                held.apply(move, seat)
+            assert fingerprint(held) == before
+            held.deal_next()
+            assert not held.hand_over
+        assert fingerprint(held) == fingerprint(plain)
+    assert hands_held >= 1
+    with pytest.raises(ValueError):
+        held.deal_next()
+
+
 def test_the_registry_lists_every_game():
     assert NAMES == ["guandan", "gongzhu", "guinote"]
     for spec in SPECS.values():

@@ -222,7 +222,7 @@ class GongZhuView(LazyBotSeed):
     seat: int
     options: GongZhuOptions
     hand_number: int
-    phase: str                                  # "show" | "play" | "over"
+    phase: str                                  # "show" | "play" | "over" | "hand_over" (held deal)
     to_move: int | None
     hand: tuple[Card, ...]
     counts: tuple[int, ...]
@@ -323,6 +323,8 @@ class GongZhuMatch(Match):
     def phase(self) -> str:
         if self.finished:
             return "over"
+        if self._held_deal is not None:
+            return "hand_over"
         return "show" if None in self.shown else "play"
 
     def to_move(self) -> int | None:
@@ -442,8 +444,10 @@ class GongZhuMatch(Match):
         card = move.card
         self._hands[seat].remove(card)
         split = self._split[seat]
-        if split is not None:
-            split.play(card)
+        if split is not None:                  # _Split.play(card), written out (a call per card saved)
+            play, suit = _PLAYS[card], card[1]       # (the split's own Play: ``move`` may be an equal one)
+            split[suit] = tuple([p for p in split[suit] if p is not play])
+            split.pop(_ANY, None)
         trick = self.trick
         trick.append((seat, card))
         if len(trick) < 4:
@@ -502,14 +506,15 @@ class GongZhuMatch(Match):
                              "pig": [s for s in range(4) if self.totals[s] == worst]})
             return
         pig_taker = next(s for s in range(4) if PIG in self.taken[s])
-        self._deal(leader=pig_taker)
+        if self._deal_next_hand(leader=pig_taker):
+            self._next = None
 
     # -- views
     def view(self, seat: int) -> GongZhuView:
         fields = (self._public or self._public_fields()).copy()
         shown = self.shown
         to_move = self._next
-        phase = "over" if to_move is None else "show" if shown[to_move] is None else "play"
+        phase = self.phase if to_move is None else "show" if shown[to_move] is None else "play"
         hands = self._hands
         # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict that
         # starts as a copy of the public ones; besides them the cell of the finished tricks' cards, for

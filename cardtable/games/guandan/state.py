@@ -380,6 +380,8 @@ class GuandanMatch(Match):
     def phase(self) -> str:
         if self.finished:
             return "over"
+        if self._held_deal is not None:
+            return "hand_over"
         return "tribute" if self.pending else "play"
 
     def reveals(self, move: Any) -> bool:
@@ -414,7 +416,7 @@ class GuandanMatch(Match):
             return None
         if self.pending:
             return self.pending[0][1]
-        return self.turn
+        return self.turn if self._held_deal is None else None
 
     def tribute_choices(self, seat: int) -> list[Card]:
         best = self.tribute_card_value(seat)
@@ -588,7 +590,7 @@ class GuandanMatch(Match):
             self._record({"type": "match_end", "winner_team": team, "hands": self.hand})
             return
         self.declarer = team
-        self._deal(previous=finish)
+        self._deal_next_hand(previous=finish)
 
     # -- views
     def view(self, seat: int) -> GuandanView:

@@ -139,6 +139,8 @@ class GuinoteMatch(Match):
         before the draw) or ``"play"``."""
         if self.finished:
             return "over"
+        if self._held_deal is not None:
+            return "hand_over"
         return "exchange" if self.pending_draw is not None else "play"
 
     def to_move(self) -> int | None:
@@ -147,7 +149,7 @@ class GuinoteMatch(Match):
         if self.pending_draw is not None:
             return self.exchange_seat
         if not self.trick:
-            return self.leader
+            return self.leader if self._held_deal is None else None
         return (self.trick[-1][0] + 1) % 4
 
     def top_index(self) -> int:
@@ -161,10 +163,11 @@ class GuinoteMatch(Match):
     def automatic_move(self, seat: int) -> KeepSeven | None:
         """The keep of a seat asked about the exchange without the 7 of trumps: its only move, made by
         the table (a person is not stopped for it; nothing shows whether the seat had a choice)."""
-        if self.pending_draw is None or seat != self.exchange_seat:
+        if self.pending_draw is None or seat != self.exchange_seat or rules_seven(self.trump) in self.hands[seat]:
             return None
-        seven = rules_seven(self.trump)
-        return None if seven in self.hands[seat] else KeepSeven(seven)
+        [keep] = self._legal(seat)        # its only move, offered: ``apply`` trusts it
+        assert isinstance(keep, KeepSeven)
+        return keep
 
     def optional_movers(self) -> list[int]:
         pair = self.window_pair
@@ -442,7 +445,8 @@ class GuinoteMatch(Match):
                              "hands": self.hand})
             return
         vueltas = winner is None
-        self._deal(last_winner, vueltas=vueltas, carry=(totals[0], totals[1]) if vueltas else (0, 0))
+        self._deal_next_hand(dealer=last_winner, vueltas=vueltas,
+                             carry=(totals[0], totals[1]) if vueltas else (0, 0))
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
@@ -608,7 +612,7 @@ class GuinoteMatch(Match):
         so the next move is the bot's to move, asked with a view holding the plays already worked out
         (trusted, so ``apply`` does not check the bot's choice again). Any other case is the base's."""
         pair = self.window_pair
-        if self.pending_draw is not None or self.finished or (
+        if self.pending_draw is not None or self.finished or self._held_deal is not None or (
                 pair is not None and (self._optional(pair) or self._optional(pair + 2))):  # optional_movers()
             return super().play_auto_move(bot_for)
         trick = self.trick
@@ -631,7 +635,11 @@ class GuinoteMatch(Match):
         legal = tuple(map(_PLAY_OF, cards))
         self._trusted = (seat, legal, True)
         move = bot.choose(self._view(seat, seat, legal, top))
-        self.apply(move, seat)
+        # One of the very plays offered (the Play of one of the cards: a Play's == is a Python call)?
+        if type(move) is Play and (card := move.card) in cards and _PLAYS[card] is move:
+            self._apply_offered(move, seat)
+        else:
+            self.apply(move, seat)
         return seat, move
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
