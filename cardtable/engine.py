@@ -181,10 +181,41 @@ class Match(ABC):
     >>> match.apply(match.parse_move("2C"))
     >>> match.outcome()
     Outcome(over=False, winners=(), totals=(0, 0, 0, 0))
+
+    At the Python prompt: ``play`` reads and applies a move, ``pop`` takes the last one back in place,
+    ``undone(n)`` is a new match ``n`` moves back. Gong Zhu's «show nothing» is made in the same call for
+    each next seat with nothing it could show:
+
+    >>> match = games.get("gongzhu").new_match(seed=3)
+    >>> match, match.phase
+    (<GongZhuMatch gongzhu seed=3 hand 1, seat 0 to move, 0 moves>, 'show')
+    >>> match.play("show nothing")
+    Show(cards=())
+    >>> match
+    <GongZhuMatch gongzhu seed=3 hand 1, seat 3 to move, 3 moves>
+    >>> str(match.play("show nothing")), match.phase
+    ('show nothing', 'play')
+    >>> match.pop(), match
+    (Show(cards=()), <GongZhuMatch gongzhu seed=3 hand 1, seat 3 to move, 3 moves>)
+    >>> match.undone(2), len(match.moves)
+    (<GongZhuMatch gongzhu seed=3 hand 1, seat 1 to move, 1 moves>, 3)
+
+    Guandan reads bare cards when one reading of them is legal:
+
+    >>> guandan = games.get("guandan").new_match(seed=3)
+    >>> str(guandan.play("3S")), guandan.phase
+    ('3S as single 3', 'play')
+    >>> guandan.play("6H 6D")         # seat 1 to move now
+    Traceback (most recent call last):
+    ...
+    cardtable.engine.IllegalMove: those cards are not all in your hand
     """
 
     game: ClassVar[str]
     options_type: ClassVar[type[Options]]
+    # «Hand over, next deal pending»: with ``hold_deals`` set (on a match), a hand's end keeps the next
+    # deal back (its ``_deal`` arguments in ``_held_deal``) until :meth:`deal_next`.
+    hold_deals: bool = False
 
     def __init__(self, options: Options, seed: int) -> None:
         if not isinstance(options, self.options_type):
@@ -204,6 +235,7 @@ class Match(ABC):
         # one to move (None: unknown))
         self._trusted: tuple[int, Sequence[Any], bool | None] | None = None
         self._bot_key_bytes: bytes | None = None
+        self._held_deal: dict[str, Any] | None = None     # see hold_deals
 
     # -- the hand history, built only when read
     @property
@@ -321,6 +353,15 @@ class Match(ABC):
         rules. Its ``moves`` and ``log`` still describe the real deal: a world is never saved."""
         raise NotImplementedError(f"{self.game} does not sample hidden cards")
 
+    @classmethod
+    def from_view(cls, view: Any, rng: Rng) -> Self:
+        """A world for search built from ``view`` alone (what the seat deciding knows): a match in that
+        position with the cards the seat cannot see dealt by the game's sampler, so that its
+        ``view(view.seat)`` equals ``view`` but for ``decision`` (a world has no seed nor moves: its bots'
+        seeds are its own). Built from no match, it is the world the search levels play out; the
+        contract test checks it."""
+        raise NotImplementedError(f"{cls.game} builds no world from a view")
+
     @abstractmethod
     def summary(self) -> str:
         """A short English line for the save-slot picker (e.g. "hand 3 · you +120")."""
@@ -341,7 +382,32 @@ class Match(ABC):
         one. Like ``decode_move`` it checks the notation only: ``apply`` checks the rules."""
 
     def is_over(self) -> bool:
-        return self.to_move() is None
+        return self.to_move() is None and self._held_deal is None
+
+    # -- «hand over, next deal pending»
+    def _deal_next_hand(self, **deal: Any) -> bool:
+        """The end of a hand that is not the match's: the game's ``_deal(**deal)`` now, or, with
+        ``hold_deals``, kept for :meth:`deal_next` (True: held; the game then has nobody to move)."""
+        if self.hold_deals:
+            self._held_deal = deal
+            return True
+        self._deal(**deal)  # type: ignore[attr-defined]
+        return False
+
+    @property
+    def hand_over(self) -> bool:
+        """Is a finished hand on the table with the next deal held back (``hold_deals``)? Nobody is to
+        move (``to_move()`` is None, ``legal_moves()`` empty) but the match is not over; the views show
+        the finished hand."""
+        return self._held_deal is not None
+
+    def deal_next(self) -> None:
+        """Deal the hand held back: the match goes on exactly as if it had not been held."""
+        deal = self._held_deal
+        if deal is None:
+            raise ValueError("no deal is pending")
+        self._held_deal = None
+        self._deal(**deal)  # type: ignore[attr-defined]
 
     def why_illegal(self, move: Any, seat: int | None = None) -> IllegalMove | None:
         """The refusal ``apply`` would raise for ``move`` now, or None if it is legal."""
@@ -354,6 +420,8 @@ class Match(ABC):
     def _check_turn_and_move(self, move: Any, seat: int | None) -> int:
         to_move = self.to_move()
         if to_move is None:
+            if self._held_deal is not None:
+                raise IllegalMove("the hand is over: the next one is not dealt yet", "hand_over_deal_pending")
             raise IllegalMove("the match is over", "match_is_over")
         if seat is None:
             seat = to_move
@@ -368,22 +436,32 @@ class Match(ABC):
 
         The trusted fast path: a move object taken from the list :meth:`legal_moves` returned last (for
         this seat, with nothing applied since) is legal by construction and is not validated again. Any
-        other move (the UI's, a save's, a history's, a hand-built one) gets the full check."""
-        seat = self._seat_of(move, seat)
-        self._trusted = None
-        self.moves.append((seat, move))
-        self._apply(move, seat)
+        other move (the UI's, a save's, a history's, a hand-built one) gets the full check.
 
-    def _seat_of(self, move: Any, seat: int | None) -> int:
-        """The seat ``move`` is applied for: that of the trusted list when ``move`` is one of its very
-        objects (not an equal one), else what the full check of :meth:`_check_turn_and_move` says."""
+        The one trusted path of every game (none copies it): the trusted seat is that of the list
+        when ``move`` is one of its very objects (not an equal one), else the full check's."""
         trusted = self._trusted
         if trusted is not None and (trusted[0] == seat if seat is not None else
                                     trusted[2] or (trusted[2] is None and trusted[0] == self.to_move())):
             for candidate in trusted[1]:
                 if candidate is move:
-                    return trusted[0]
-        return self._check_turn_and_move(move, seat)
+                    seat = trusted[0]
+                    break
+            else:
+                seat = self._check_turn_and_move(move, seat)
+        else:
+            seat = self._check_turn_and_move(move, seat)
+        self._trusted = None
+        self.moves.append((seat, move))
+        self._apply(move, seat)
+
+    def _apply_offered(self, move: Any, seat: int) -> None:
+        """:meth:`apply` of a move known to be one of the very objects just offered to ``seat`` (a fused
+        step that built the list itself, as Guiñote's ``play_auto_move`` does): the same three steps,
+        without looking for the move in the list."""
+        self._trusted = None
+        self.moves.append((seat, move))
+        self._apply(move, seat)
 
     def _offer(self, seat: int, moves: list, to_move: bool | None = None) -> list:
         """Return a freshly built legal list from ``legal_moves``: its moves become trusted for ``seat``
@@ -402,6 +480,14 @@ class Match(ABC):
         if step is not None:
             self.apply(step[1], step[0])
         return step
+
+    def reveals(self, move: Any) -> bool:
+        """Does making ``move`` show the table more than the card or cards played: a hand's cards to
+        everybody (Gong Zhu's show), a card to one seat (Guandan's tribute and return), or a decision
+        that tells about a hand (Guiñote's exchange, keep, cante and claim)? Taking such a move back
+        cannot unsee it (``cardtable.undo`` keeps it). A play or a pass reveals nothing more; by
+        default no move does."""
+        return False
 
     def silent(self, move: Any) -> bool:
         """Is ``move`` one the hand history does not write (kept in ``moves`` and saves all the same)?
@@ -444,9 +530,47 @@ class Match(ABC):
                 raise IllegalMove(f"move {index + 1} ({move} by seat {seat}): {exc.reason}", exc.key) from exc
         return match
 
-    def undo(self, count: int = 1) -> Self:
-        """A new match with the last ``count`` moves taken back (replay from the seed)."""
+    def undone(self, count: int = 1) -> Self:
+        """A new match with the last ``count`` moves taken back (replay from the seed); this one is left
+        as it is."""
         return type(self).replay(self.options, self.seed, self.moves[: max(0, len(self.moves) - count)])
+
+    undo = undone       # (its older name, still called by cardtable.undo)
+
+    def pop(self) -> Any:
+        """Take the last move back, in place, and return it (replay from the seed: a match is its seed
+        and its moves). Raises IndexError when no move has been made."""
+        if not self.moves:
+            raise IndexError("no move to take back")
+        move = self.moves[-1][1]
+        self.__dict__ = self.undone(1).__dict__
+        return move
+
+    # -- at the Python prompt
+    def play(self, text: str, seat: int | None = None) -> Any:
+        """Read ``text`` as a move (:meth:`read_move`), apply it for ``seat`` (default: the seat to move)
+        and return it; raises MoveError or IllegalMove, leaving the match as it was."""
+        move = self.read_move(text, seat)
+        self.apply(move, seat)
+        return move
+
+    def read_move(self, text: str, seat: int | None = None) -> Any:
+        """The move ``text`` means now: its :meth:`parse_move`, unless the game reads shorter text in
+        the position (Guandan takes bare cards when only one reading of them is legal)."""
+        return self.parse_move(text)
+
+    @property
+    def phase(self) -> str:
+        """What the match is at: ``"over"``, ``"hand_over"`` (see :attr:`hand_over`), or the game's phase
+        (``"play"`` unless the game has others: Gong Zhu's ``"show"``, Guandan's ``"tribute"``, Guiñote's
+        ``"exchange"``)."""
+        return "hand_over" if self._held_deal is not None else "over" if self.is_over() else "play"
+
+    def __repr__(self) -> str:
+        to_move = self.to_move()
+        where = "over" if to_move is None else f"seat {to_move} to move"
+        return (f"<{type(self).__name__} {self.game} seed={self.seed} hand {self.hand}, {where}, "
+                f"{len(self.moves)} moves>")
 
 
 # ---------------------------------------------------------------- who moves next

@@ -51,13 +51,6 @@ def language() -> str:
     return _language
 
 
-def register(en: Mapping[str, str], es: Mapping[str, str], zh: Mapping[str, str] | None = None) -> None:
-    _catalogs["en"].update(en)
-    _catalogs["es"].update(es)
-    if zh:
-        _catalogs["zh"].update(zh)
-
-
 def parse_catalogue(text: str) -> dict[str, str]:
     """A catalogue file's text: flat ``key = "text"`` pairs (a table or a non-string value is refused)."""
     data = tomllib.loads(text)

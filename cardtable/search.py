@@ -68,7 +68,7 @@ def play_out(match: Match, policy: Callable[[int], Any], max_moves: int = 10_000
 
     The bots choose from their view's ``legal`` moves, so the rollout applies them through the engine's
     ``_apply`` without checking them again or keeping the move list (a world is thrown away after)."""
-    start = len(_records(match))
+    start = len(match.events)
     hand = match.hand
     for _ in range(max_moves):
         seat = match.to_move()
@@ -86,7 +86,7 @@ def play_out(match: Match, policy: Callable[[int], Any], max_moves: int = 10_000
             continue
         forced = match.automatic_move(seat)     # e.g. Guiñote's keep of a seat without the 7: no view needed
         match._apply(forced if forced is not None else policy(seat).choose(match.view(seat)), seat)
-    for record in _records(match)[start:]:
+    for record in match.events[start:]:
         if record.get("type") == "hand_end":
             return record
     return None
@@ -127,13 +127,6 @@ def compare(view: Any, better: Any, other: Any, world: Callable[[Any, Rng], Matc
     mean = sum(diffs) / len(diffs)
     variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
     return mean, (variance / len(diffs)) ** 0.5
-
-
-def _records(match: Match) -> list[dict]:
-    """The match's deal/hand_end/match_end records: its ``events`` where the engine keeps them apart
-    from the move records, else its history log."""
-    events = getattr(type(match), "events", None)
-    return match.events if events is not None else match.log
 
 
 def choose(view: Any, candidates: Sequence[Any], world: Callable[[Any, Rng], Match],

@@ -5,12 +5,12 @@ Seats are 0..3 in order of play: seat ``(s + 1) % 4`` plays after seat ``s``. Pa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 SEATS = (0, 1, 2, 3)
 
-C = TypeVar("C")
+C = TypeVar("C", bound=tuple[int, str])     # a card: (rank, suit), as Card and SpanishCard are
 
 
 def next_seat(seat: int, step: int = 1) -> int:
@@ -35,36 +35,39 @@ def seats_from(first: int) -> list[int]:
     return [(first + i) % 4 for i in range(4)]
 
 
-def following(hand: Sequence[C], lead_suit: Hashable | None, suit_of: Callable[[C], Hashable]) -> list[C]:
-    """The cards of ``hand`` that may be played when following suit is compulsory."""
+def following(hand: Sequence[C], lead_suit: str | None) -> list[C]:
+    """The cards of ``hand`` that may be played when following suit is compulsory: those of
+    ``lead_suit`` if any (a card's suit is ``card[1]``: cardtable's cards are ``(rank, suit)``), else
+    the whole hand (also when leading, ``lead_suit`` None)."""
     if lead_suit is None:
         return list(hand)
-    same = [card for card in hand if suit_of(card) == lead_suit]
-    return same if same else list(hand)
+    same = [card for card in hand if card[1] == lead_suit]
+    return same or list(hand)
 
 
-def trick_winner(plays: Sequence[tuple[int, C]], suit_of: Callable[[C], Hashable],
-                 strength: Callable[[C], int], trump: Hashable | None = None) -> int:
-    """The seat that wins a trick of ``(seat, card)`` plays, the first being the lead.
-
-    The highest trump wins if any trump was played, otherwise the highest card of the led suit.
-    """
-    return plays[winning_index(plays, suit_of, strength, trump)][0]
+def trick_winner(plays: Sequence[tuple[int, C]], strength: Mapping[C, int], trump: str | None = None) -> int:
+    """The seat that wins a trick of ``(seat, card)`` plays, the first being the lead: the highest trump
+    if any trump was played, otherwise the highest card of the led suit (``strength``: each card's
+    order within its suit)."""
+    return plays[winning_index(plays, strength, trump)][0]
 
 
-def winning_index(plays: Sequence[tuple[int, C]], suit_of: Callable[[C], Hashable],
-                  strength: Callable[[C], int], trump: Hashable | None = None) -> int:
-    """Index in ``plays`` of the card currently winning (works on an incomplete trick too)."""
-    if not plays:
+def winning_index(plays: Sequence[tuple[int, C]], strength: Mapping[C, int], trump: str | None = None) -> int:
+    """Index in ``plays`` of the card currently winning (works on an incomplete trick too). The one
+    trick winner of the games: a card of another suit than the winning one's wins only as the first
+    trump."""
+    count = len(plays)
+    if count == 1:
+        return 0
+    if not count:
         raise ValueError("an empty trick has no winner")
     best = 0
-    for i in range(1, len(plays)):
-        card, top = plays[i][1], plays[best][1]
-        card_suit, top_suit = suit_of(card), suit_of(top)
-        if card_suit == top_suit:
-            if strength(card) > strength(top):
-                best = i
-        elif trump is not None and card_suit == trump:
-            best = i
-        # A card of another suit (neither the top's suit nor trump) never wins.
+    top = plays[0][1]
+    for i in range(1, count):
+        card = plays[i][1]
+        if card[1] == top[1]:
+            if strength[card] > strength[top]:
+                best, top = i, card
+        elif card[1] == trump:
+            best, top = i, card
     return best

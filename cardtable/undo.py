@@ -82,19 +82,14 @@ def deal_again(match: Match, hand: int) -> Match:
 def finished_hand(match: Match) -> Match | None:
     """The table as the last move left it, when that move ended a hand and the next one was dealt at once
     (every game deals the next hand in the same ``apply``): the match replayed up to that move and the
-    move made again with the next deal held back, so the finished hand's last trick, counts and number
-    can stay on the table behind its results. Each game's state deals in its ``_deal`` method; an
-    instance attribute of that name holds the deal back. None when no deal followed the hand's end (the
-    match is over) or the position cannot be made."""
+    move made again with the next deal held back (``Match.hold_deals``: «hand over, next deal
+    pending»), so the finished hand's last trick, counts and number can stay on the table behind its
+    results. None when no deal followed the hand's end (the move did not end a hand, or the match is
+    over)."""
     if not match.moves:
         return None
     seat, move = match.moves[-1]
-    try:
-        before = match.undo(1)
-        before._deal = lambda *args, **kwargs: None     # type: ignore[attr-defined]
-        start = len(before.log)
-        before.apply(move, seat)
-    except Exception:  # noqa: BLE001 - only a nicer picture behind the results: never worth a crash
-        return None
-    kinds = [record["type"] for record in before.log[start:]]
-    return before if "hand_end" in kinds and "match_end" not in kinds else None
+    before = match.undone(1)
+    before.hold_deals = True
+    before.apply(move, seat)
+    return before if before.hand_over else None

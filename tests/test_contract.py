@@ -4,11 +4,12 @@ independent clones, replay equal to the log, bots that decide from their view al
 history round trip. A new game passes this file before it reaches the table.
 
 The checks use the public contract only (``to_move``, ``optional_movers``, ``legal_moves``, ``apply``,
-``why_illegal``, ``view``, ``clone``, ``redeal_hidden``, ``replay``, ``log``, ``moves``).
+``why_illegal``, ``view``, ``clone``, ``redeal_hidden``, ``from_view``, ``replay``, ``log``, ``moves``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -210,7 +211,7 @@ def test_clones_are_independent_and_replay_and_undo_agree(name, seed, choices, s
     again = type(match).replay(match.options, match.seed, match.moves)
     assert fingerprint(again) == fingerprint(match)
     if match.moves:
-        undone = match.undo()
+        undone = match.undone()
         assert undone.moves == match.moves[:-1]
         assert fingerprint(undone) == fingerprint(type(match).replay(match.options, match.seed, match.moves[:-1]))
         assert undone.why_illegal(match.moves[-1][1], match.moves[-1][0]) is None
@@ -249,6 +250,87 @@ def test_a_bot_decides_the_same_in_every_world_its_view_allows(name, seed, choic
     hidden = sum(len(match.view(s).hand) for s in range(4) if s != movers(match)[0])
     if hidden >= 12:          # with that many hidden cards, six redeals cannot all repeat the deal
         assert differs, "redeal_hidden never changed the hidden cards"
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=WHOLE_MATCHES)
+@given(seed=SEEDS, choices=SEEDS, steps=st.integers(0, 250))
+def test_the_worlds_the_search_plays_out_are_built_from_the_view_alone(name, seed, choices, steps):
+    """``from_view`` (the world every search level plays out: ``games/<game>/search.world``) builds a
+    match from a seat's view and the sampler alone: its view of that seat is the view (but for
+    ``decision``: a world has no seed nor moves), and it is a legal position that plays on."""
+    rng = Rng(choices)
+    match = random_position(name, seed, steps, rng)
+    if match.is_over():
+        return
+    before = fingerprint(match)
+    for seat in movers(match):
+        view = match.view(seat)
+        for _ in range(2):
+            try:
+                world = type(match).from_view(view, rng)
+            except ValueError:          # a position no search plays out (see from_view)
+                continue
+            assert dataclasses.replace(world.view(seat), decision=view.decision) == view
+            assert world.to_move() == match.to_move() and world.optional_movers() == match.optional_movers()
+            for _ in range(12):
+                if world.is_over():
+                    break
+                world_seat, world_move = random_step(world, rng)
+                world.apply(world_move, world_seat)
+    assert fingerprint(match) == before, "building a world changed the match"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reveals_says_which_moves_show_more_than_a_play(name):
+    """``reveals(move)``: a bool for every legal move, true for none of the plays and passes, and what
+    ``cardtable.undo`` has read from a move's JSON keys so far (its floor keeps such moves)."""
+    from cardtable.undo import _plain
+
+    rng = Rng(33)
+    for seed in (1, 2):
+        match = SPECS[name].new_match(seed=seed)
+        while not match.is_over() and len(match.moves) < 600:
+            for seat in movers(match):
+                for move in match.legal_moves(seat):
+                    assert match.reveals(move) is (not _plain(move)), move
+            seat, move = random_step(match, rng)
+            match.apply(move, seat)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_held_deal_leaves_the_finished_hand_on_the_table_until_deal_next(name):
+    """With ``hold_deals``, a hand's end (not the match's) is «hand over, next deal pending»: nobody to
+    move, no legal move, any move refused with its key, the views still showing the hand just finished,
+    not over; ``deal_next()`` then goes on exactly as a match that never held its deal."""
+    rng = Rng(44)
+    spec = SPECS[name]
+    held = spec.new_match(seed=5)
+    held.hold_deals = True
+    plain = spec.new_match(seed=5)
+    hands_held = 0
+    while not plain.is_over() and hands_held < 3:
+        seat, move = random_step(plain, rng)
+        plain.apply(move, seat)
+        held.apply(move, seat)
+        if held.hand_over:
+            hands_held += 1
+            assert held.phase == "hand_over" and held.to_move() is None and not held.is_over()
+            assert held.optional_movers() == [] and all(held.legal_moves(s) == [] for s in range(4))
+            assert held.log[-1]["type"] == "hand_end" and held.hand == plain.hand - 1
+            assert all(held.view(s).legal == () for s in range(4))
+            before = fingerprint(held)
+            refusal = held.why_illegal(move, seat)
+            assert refusal is not None and refusal.key == "hand_over_deal_pending"
+            with pytest.raises(IllegalMove):
+                held.apply(move, seat)
+            assert fingerprint(held) == before
+            held.deal_next()
+            assert not held.hand_over
+        assert fingerprint(held) == fingerprint(plain)
+    assert hands_held >= 1
+    with pytest.raises(ValueError):
+        held.deal_next()
 
 
 def test_the_registry_lists_every_game():

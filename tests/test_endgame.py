@@ -7,7 +7,6 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable import search
 from cardtable.cards import guandan_deck
 from cardtable.games.guandan import endgame
 from cardtable.games.guandan import search as gd_search
@@ -74,7 +73,7 @@ def brute(match, team):
         child = match.clone()
         child.apply(move, seat)
         if child.hand != match.hand:
-            finish = next(r for r in reversed(search._records(child)) if r.get("type") == "hand_end")["finish"]
+            finish = next(r for r in reversed(child.events) if r.get("type") == "hand_end")["finish"]
             first = finish[0]
             rise = {1: 3, 2: 2, 3: 1}[finish.index(partner(first))]
             values.append(rise if team_of(first) == team else -rise)

@@ -46,7 +46,7 @@ def test_undo_replays_to_the_earlier_state():
     for _ in range(12):
         states.append(match.view(match.to_move()))
         match.apply(bot.choose(match.view(match.to_move())))
-    back = match.undo(5)
+    back = match.undone(5)
     assert back.view(states[7].seat) == states[7]
 
 

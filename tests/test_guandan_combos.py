@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.cards import guandan_deck, parse_card
-from cardtable.games.guandan.rules import Combo, beats, classify, describe, forms_of, generate, value
+from cardtable.games.guandan.rules import Combo, Option, beats, classify, describe, generate, value
 
 
 def C(text):
@@ -115,6 +115,10 @@ def test_describe():
 
 
 # -- the generator against brute force
+def forms_of(options: list[Option]) -> set[tuple]:
+    return {o.combo.form for o in options}
+
+
 def brute_forms(hand, level, top=None):
     forms = set()
     for size in range(1, len(hand) + 1):

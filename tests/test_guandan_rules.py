@@ -98,7 +98,7 @@ def test_out_players_are_skipped():
     assert match.to_move() == 2
     match.apply(Pass())
     match.apply(Pass())
-    assert match.to_move() == 1 and 0 not in match._active()
+    assert match.to_move() == 1 and not match.hands[0]
 
 
 def test_beating_and_refusals():

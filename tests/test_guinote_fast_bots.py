@@ -15,7 +15,7 @@ from cardtable.games.guinote import rules
 from cardtable.games.guinote.bots import EasyBot, NormalBot, Unseen, _optional_choice
 from cardtable.games.guinote.state import CARD_BITS, Cante, Claim, GuinoteMatch, GuinoteOptions, Play
 from cardtable.rng import Rng
-from cardtable.tricks import partner, team_of, winning_index
+from cardtable.tricks import partner, team_of
 
 DECK = spanish_deck()
 
@@ -41,8 +41,16 @@ def plain_unsung(view, suit):
     return suit not in sung and rules.can_sing(view.hand, suit)
 
 
+def plain_winning_index(plays, trump):
+    """The trick rule as the rules page says it: the strongest trump played, else the strongest card of
+    the suit led."""
+    trumps = [i for i, (_, card) in enumerate(plays) if card.suit == trump]
+    led = [i for i, (_, card) in enumerate(plays) if card.suit == plays[0][1].suit]
+    return max(trumps or led, key=lambda i: rules.strength(plays[i][1]))
+
+
 def plain_top(view):
-    return view.trick[winning_index(view.trick, rules.suit_of, rules.strength, view.trump)]
+    return view.trick[plain_winning_index(view.trick, view.trump)]
 
 
 def plain_easy(view):
@@ -130,7 +138,7 @@ def plain_arrastre_plays(hand, trick, seat, trump):
     if not trick:
         return hand
     lead = trick[0][1].suit
-    top_seat, top = trick[winning_index(trick, rules.suit_of, rules.strength, trump)]
+    top_seat, top = trick[plain_winning_index(trick, trump)]
     same = [c for c in hand if c.suit == lead]
     if top_seat == partner(seat):
         return same or hand
@@ -216,7 +224,7 @@ def test_card_bits_are_one_bit_per_card_each_suit_in_order_of_strength():
        trump=st.sampled_from("OCEB"))
 def test_trick_winner_is_the_shared_rule(cards, trump):
     plays = [(seat, card) for seat, card in enumerate(cards)]
-    assert rules.winner_index(plays, trump) == winning_index(plays, rules.suit_of, rules.strength, trump)
+    assert rules.winner_index(plays, trump) == plain_winning_index(plays, trump)
     top = plays[rules.winner_index(plays, trump)][1]
     for card in DECK:
         assert rules.beats(card, top, trump) == plain_beats(card, top, trump)
@@ -331,3 +339,27 @@ def test_the_fused_step_checks_a_play_that_is_not_one_of_the_offered_objects():
                 assert (match.moves, match.hands, match.trick) == before
                 match.play_auto_move(lambda _: normal)
     assert refused > 0
+
+
+def test_a_views_lazy_values_are_its_fields_in_order():
+    """The match builds a view's ``_lazy`` as a plain tuple in the order of ``LazyValues``' fields: each
+    value must be what the match says of that field, for every seat of every state of a few matches."""
+    from cardtable.games.guinote.view import LazyValues
+
+    for seed in (1, 2, 3):
+        match = GuinoteMatch(GuinoteOptions(vueltas_end="auto" if seed == 3 else "claim"), seed)
+        rng = Rng(seed)
+        while not match.is_over():
+            for seat in range(4):
+                lazy = match.view(seat).__dict__["_lazy"]
+                expected = LazyValues(
+                    options=match.options, hand_number=match.hand, dealer=match.dealer, mano=match.mano,
+                    stock_count=len(match.stock) + (match.pinta_taker is None), exchange=match.exchange,
+                    counts=tuple(len(hand) for hand in match.hands), winners=match.winners,
+                    card_points=match.card_points, window_pair=match.window_pair,
+                    deciding=match.exchange_seat if match.pending_draw is not None else None,
+                    vueltas=match.vueltas, carry=match.carry, score=match.score, cotos=match.cotos,
+                    over=match.finished, decision=(match._bot_key(), len(match.moves), seat))
+                assert lazy == tuple(expected)
+            moves = match.legal_moves()
+            match.apply(moves[rng.below(len(moves))])

@@ -16,15 +16,15 @@ def test_seats_and_partners():
 
 def test_following_suit():
     hand = cards("2S", "9H", "KH")
-    assert following(hand, "H", lambda c: c.suit) == cards("9H", "KH")
-    assert following(hand, "D", lambda c: c.suit) == hand
-    assert following(hand, None, lambda c: c.suit) == hand
+    assert following(hand, "H") == cards("9H", "KH")
+    assert following(hand, "D") == hand
+    assert following(hand, None) == hand
 
 
 def test_trick_winner_without_and_with_trumps():
     plays = list(zip([2, 3, 0, 1], cards("5S", "AH", "9S", "KS")))
-    suit, rank = (lambda c: c.suit), (lambda c: c.rank)
-    assert trick_winner(plays, suit, rank) == 1          # K♠ is the highest spade; A♥ is a discard
-    assert trick_winner(plays, suit, rank, trump="H") == 3  # the only trump wins
+    rank = {card: card.rank for card in cards("5S", "AH", "9S", "KS", "2H", "3H", "AS")}
+    assert trick_winner(plays, rank) == 1          # K♠ is the highest spade; A♥ is a discard
+    assert trick_winner(plays, rank, trump="H") == 3  # the only trump wins
     plays = list(zip([0, 1, 2, 3], cards("5S", "2H", "3H", "AS")))
-    assert trick_winner(plays, suit, rank, trump="H") == 2  # higher trump
+    assert trick_winner(plays, rank, trump="H") == 2  # higher trump

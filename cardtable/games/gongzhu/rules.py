@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from cardtable.cards import Card, french_deck, parse_card
+from cardtable.tricks import winning_index
 
 T = TypeVar("T")
 
@@ -58,18 +59,13 @@ SORT_KEYS = {card: sort_key(card) for card in french_deck()}
 SORT_ORDER = {card: index for index, card in enumerate(sorted(french_deck(), key=sort_key))}
 
 
+_RANK_OF = {card: card.rank for card in french_deck()}
+
+
 def trick_winner_index(plays: Sequence[tuple[int, Card]]) -> int:
     """Index in ``plays`` of the card winning the trick so far: the highest card of the suit led (Gong
-    Zhu has no trumps; works on an incomplete trick too)."""
-    if not plays:
-        raise ValueError("an empty trick has no winner")
-    lead_rank, lead_suit = plays[0][1]
-    best = 0
-    for i in range(1, len(plays)):
-        rank, suit = plays[i][1]
-        if suit == lead_suit and rank > lead_rank:
-            best, lead_rank = i, rank
-    return best
+    Zhu has no trumps; :func:`cardtable.tricks.winning_index`, which works on an incomplete trick too)."""
+    return winning_index(plays, _RANK_OF)
 
 
 # ---------------------------------------------------------------- legality

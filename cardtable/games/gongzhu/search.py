@@ -10,7 +10,6 @@ from __future__ import annotations
 from cardtable import search
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.rules import PIG
-from cardtable.games.gongzhu.sampling import sample_hands
 from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuView, Play, Show
 from cardtable.rng import Rng
 
@@ -23,25 +22,7 @@ PIG_LEAD_CONFIDENCE = 2.0
 
 def world(view: GongZhuView, rng: Rng) -> GongZhuMatch:
     """A match in the play phase consistent with ``view``: its hidden hands drawn by the sampler."""
-    hands = sample_hands(view, rng)
-    # A real match first (so every field the engine keeps exists), then this view's state over it.
-    match = GongZhuMatch(view.options, 0)
-    match.hand = view.hand_number
-    match.totals = list(view.totals)
-    match.results = []
-    match.finished = False
-    match.hands = [list(h) for h in hands]
-    match.must_lead_2c = view.hand_number == 1
-    match.leader = view.leader
-    match.shown = [tuple(cards) for cards in view.shown]
-    match.trick = list(view.trick)
-    match.tricks = list(view.tricks)
-    match.winners = list(view.winners)
-    match.taken = [list(pile) for pile in view.taken]
-    match.suits_led = set(view.suits_led)
-    match._public = None                # the views' shared public fields: rebuilt from the above
-    match._next = match._seat_to_move()
-    return match
+    return GongZhuMatch.from_view(view, rng)
 
 
 def hand_points(record: dict, match: GongZhuMatch, seat: int) -> float:

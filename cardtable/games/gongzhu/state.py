@@ -6,9 +6,10 @@ import dataclasses
 import functools
 import itertools
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
+from cardtable.cardmoves import CardMove, by_key, decode_card_move
 from cardtable.cards import Card, CardError, french_deck, parse_card
 from cardtable.engine import (
     IllegalMove,
@@ -91,14 +92,8 @@ class Show:
 
 
 @dataclasses.dataclass(frozen=True)
-class Play:
+class Play(CardMove):
     card: Card
-
-    def to_json(self) -> dict[str, Any]:
-        return {"play": self.card.code}
-
-    def __str__(self) -> str:
-        return self.card.code
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -106,6 +101,9 @@ class Play:
         move = decode_move({"play": text.strip() if isinstance(text, str) else text})
         assert isinstance(move, Play)
         return move
+
+
+_CARD_MOVES = by_key(Play)
 
 
 def parse_move(text: str) -> Show | Play:
@@ -183,8 +181,9 @@ play_of: Callable[[Card], Play] = _PLAYS.__getitem__
 
 def decode_move(data: Any) -> Show | Play:
     try:
-        if isinstance(data, dict) and set(data) == {"play"}:
-            return Play(parse_card(data["play"]))
+        play = decode_card_move(data, _CARD_MOVES, parse_card)
+        if play is not None:
+            return play
         if isinstance(data, dict) and set(data) == {"show"} and isinstance(data["show"], list):
             cards = [parse_card(code) for code in data["show"]]
             if all(c in rules.SHOWABLE for c in cards) and len(set(cards)) == len(cards):
@@ -223,7 +222,7 @@ class GongZhuView(LazyBotSeed):
     seat: int
     options: GongZhuOptions
     hand_number: int
-    phase: str                                  # "show" | "play" | "over"
+    phase: str                                  # "show" | "play" | "over" | "hand_over" (held deal)
     to_move: int | None
     hand: tuple[Card, ...]
     counts: tuple[int, ...]
@@ -324,10 +323,26 @@ class GongZhuMatch(Match):
     def phase(self) -> str:
         if self.finished:
             return "over"
+        if self._held_deal is not None:
+            return "hand_over"
         return "show" if None in self.shown else "play"
 
     def to_move(self) -> int | None:
         return self._next
+
+    def reveals(self, move: Any) -> bool:
+        """A show reveals its cards (the showing of nothing says that nothing was chosen)."""
+        return isinstance(move, Show)
+
+    def play(self, text: str, seat: int | None = None) -> Any:
+        """:meth:`Match.play`; after a show, each next seat that has nothing it could show makes its only
+        move, «show nothing», in the same call (so when nobody can show, one call makes all four)."""
+        move = super().play(text, seat)
+        if isinstance(move, Show):
+            while self.phase == "show" and self._next is not None and not rules.showable_in(
+                    self._hands[self._next], self.options.showable_cards):
+                self.apply(SHOW_NOTHING)
+        return move
 
     def _seat_to_move(self) -> int | None:
         """The seat to move, worked out from the state (kept as ``_next`` after every move)."""
@@ -401,47 +416,6 @@ class GongZhuMatch(Match):
         self._trusted = (to_move, moves, True)
         return list(moves)
 
-    def apply(self, move: Any, seat: int | None = None) -> None:
-        """:meth:`Match.apply` with its trusted path written out (``legal_moves`` always trusts the seat
-        to move), and a play applied straight away: :meth:`_apply`'s play, written out."""
-        legal: Sequence[Any] | None = None   # the trusted tuple ``move`` was found in, at ``index``
-        index = 0
-        mover = -1
-        trusted = self._trusted
-        if trusted is not None and (trusted[2] if seat is None else seat == trusted[0]):
-            for candidate in trusted[1]:
-                if candidate is move:
-                    legal, mover = trusted[1], trusted[0]
-                    break
-                index += 1
-        if legal is None:
-            mover = self._check_turn_and_move(move, seat)
-        seat = mover
-        self._trusted = None
-        self.moves.append((seat, move))
-        if type(move) is not Play:
-            self._apply(move, seat)
-            return
-        card = move.card
-        self._hands[seat].remove(card)
-        split = self._split[seat]
-        if split is not None:                  # split.play(card), written out
-            suit = card[1]
-            group = split[suit]
-            following = legal is group         # (following suit: the move's place in it is known)
-            if following:
-                split[suit] = group[:index] + group[index + 1:]
-            else:
-                play = _PLAYS[card]
-                split[suit] = tuple([p for p in group if p is not play])
-            split.pop(_ANY, None)
-        trick = self.trick
-        trick.append((seat, card))
-        if len(trick) < 4:
-            self._next = (seat + 1) % 4
-        else:
-            self._trick_end(trick)
-
     def _check(self, move: Any, seat: int) -> None:
         if self.phase == "show":
             if not isinstance(move, Show):
@@ -461,7 +435,8 @@ class GongZhuMatch(Match):
             raise IllegalMove(why[0], why[1], **why[2])
 
     def _apply(self, move: Show | Play, seat: int) -> None:
-        if isinstance(move, Show):
+        if type(move) is not Play:                  # (a Show: the play is the common case)
+            assert isinstance(move, Show)
             self.shown[seat] = tuple(move.cards)
             self._public = None
             self._next = self._seat_to_move()
@@ -469,8 +444,10 @@ class GongZhuMatch(Match):
         card = move.card
         self._hands[seat].remove(card)
         split = self._split[seat]
-        if split is not None:
-            split.play(card)
+        if split is not None:                  # _Split.play(card), written out (a call per card saved)
+            play, suit = _PLAYS[card], card[1]       # (the split's own Play: ``move`` may be an equal one)
+            split[suit] = tuple([p for p in split[suit] if p is not play])
+            split.pop(_ANY, None)
         trick = self.trick
         trick.append((seat, card))
         if len(trick) < 4:
@@ -529,14 +506,15 @@ class GongZhuMatch(Match):
                              "pig": [s for s in range(4) if self.totals[s] == worst]})
             return
         pig_taker = next(s for s in range(4) if PIG in self.taken[s])
-        self._deal(leader=pig_taker)
+        if self._deal_next_hand(leader=pig_taker):
+            self._next = None
 
     # -- views
     def view(self, seat: int) -> GongZhuView:
         fields = (self._public or self._public_fields()).copy()
         shown = self.shown
         to_move = self._next
-        phase = "over" if to_move is None else "show" if shown[to_move] is None else "play"
+        phase = self.phase if to_move is None else "show" if shown[to_move] is None else "play"
         hands = self._hands
         # Every field, as the dataclass __init__ would store them (see views.fast_view), in one dict that
         # starts as a copy of the public ones; besides them the cell of the finished tricks' cards, for
@@ -602,6 +580,36 @@ class GongZhuMatch(Match):
                 world.shown[other] = tuple(c for c in cards if c in world.hands[other])
         world._public = None
         return world
+
+    @classmethod
+    def from_view(cls, view: GongZhuView, rng: Rng) -> GongZhuMatch:
+        """:meth:`Match.from_view`: a match in the play phase consistent with ``view``, its hidden hands
+        drawn by the sampler. The showing phase is not built (ValueError): the other seats' choices are
+        hidden while showing, so the search levels show as `normal` does."""
+        from cardtable.games.gongzhu.sampling import sample_hands
+
+        if view.phase != "play":
+            raise ValueError("a Gong Zhu world is built in the play phase")
+
+        hands = sample_hands(view, rng)
+        # A real match first (so every field the engine keeps exists), then this view's state over it.
+        match = cls(view.options, 0)
+        match.hand = view.hand_number
+        match.totals = list(view.totals)
+        match.results = []
+        match.finished = False
+        match.hands = [list(h) for h in hands]
+        match.must_lead_2c = view.hand_number == 1
+        match.leader = view.leader
+        match.shown = [tuple(cards) for cards in view.shown]
+        match.trick = list(view.trick)
+        match.tricks = list(view.tricks)
+        match.winners = list(view.winners)
+        match.taken = [list(pile) for pile in view.taken]
+        match.suits_led = set(view.suits_led)
+        match._public = None                # the views' shared public fields: rebuilt from the above
+        match._next = match._seat_to_move()
+        return match
 
     def summary(self) -> str:
         totals = " ".join(f"{t:+d}" for t in self.totals)

@@ -15,16 +15,13 @@ from __future__ import annotations
 from cardtable import search
 from cardtable.games.guandan import endgame, rules
 from cardtable.games.guandan.bots import NormalBot, over_partner, readable_plan
-from cardtable.games.guandan.sampling import sample_hands
 from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return
 from cardtable.rng import Rng
-from cardtable.tricks import partner, team_of
 
 # 2,800 rollout moves, at least 32 playouts: early in a deal (108 cards out) 700 moves gave 8 playouts over
 # up to 7 candidates, too few to move off the normal plan (hard vs normal 52.5 % ± 6.3 % of 240 duplicate
 # deals); at 2,800 it is 60.0 % ± 6.2 % on the same deals, p95 ~0.31 s CPU a decision.
 DEFAULT_BUDGET = search.Budget(moves=2800, min_playouts=32)
-RISE = {1: 3, 2: 2, 3: 1}
 MAX_CANDIDATES = 7
 POLICY = NormalBot()
 PARTNER_TIE = 0.25       # levels a beating play must gain over passing on a partner's winning play
@@ -34,54 +31,13 @@ PARTNER_CONFIDENCE = 2.5  # ... and a play over a CPU partner's winning play (a 
 
 def world(view: GuandanView, rng: Rng) -> GuandanMatch:
     """A match consistent with ``view`` (play phase, or the returns of the tribute)."""
-    hands = sample_hands(view, rng)
-    # A real match first (so every field the engine keeps exists), then this view's state over it.
-    match = GuandanMatch(view.options, 0)
-    match.hand = view.hand_number
-    match.levels = list(view.levels)
-    match.a_failures = list(view.a_failures)
-    match.declarer = view.declarer
-    match.finished = False
-    match.results = []
-    match._checked = None
-    match.level = view.level
-    match.hands = [list(h) for h in hands]
-    match._sort()
-    match.finish = list(view.finish)
-    match.top = view.top
-    match.actions = list(view.actions)
-    match.played = list(view.played)
-    match.plays = list(view.plays)
-    match.trick, match.last_trick, match.last_winner = list(view.trick), view.last_trick, view.last_winner
-    match.tribute_moves = list(view.tribute_moves)
-    match.anti_holders = view.anti_holders
-    match.tribute = view.tribute
-    assert view.to_move is not None          # a world is built for a seat deciding
-    match.paid = {giver: card for kind, giver, _, card in view.tribute_moves
-                  if kind == "tribute" and card is not None}
-    match.receiver_of = {giver: receiver for kind, giver, receiver, _ in view.tribute_moves if kind == "tribute"}
-    match.pending = []
-    if view.phase == "tribute":
-        returned = {giver for kind, giver, _, _ in view.tribute_moves if kind == "return"}
-        order = [view.to_move] + [r for r in match.receiver_of.values() if r != view.to_move and r not in returned]
-        match.pending = [("return", seat) for seat in order]
-    match.leader = view.to_move
-    match.turn = view.to_move
-    match.passed = set()
-    if view.top is not None:
-        seat = (view.top.seat + 1) % 4
-        while seat != view.to_move:
-            if match.hands[seat]:
-                match.passed.add(seat)
-            seat = (seat + 1) % 4
-    return match
+    return GuandanMatch.from_view(view, rng)
 
 
 def pair_levels(record: dict, match: GuandanMatch, seat: int) -> float:
-    finish = record["finish"]
-    first = finish[0]
-    rise = RISE[finish.index(partner(first))]
-    return float(rise if team_of(first) == team_of(seat) else -rise)
+    """The levels the played-out deal moves for ``seat``'s pair: the world's ``returns()`` (a world
+    starts with no finished hand, so they are this deal's alone)."""
+    return match.returns()[seat]
 
 
 def candidates(view: GuandanView, preferred) -> list:

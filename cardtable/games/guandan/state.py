@@ -7,6 +7,7 @@ import dataclasses
 from collections import Counter
 from typing import Any, ClassVar, cast
 
+from cardtable.cardmoves import CardMove, by_key, decode_card_move
 from cardtable.cards import BIG_JOKER, Card, CardError, guandan_deck, parse_card
 from cardtable.engine import IllegalMove, Match, MoveError, Options, Outcome, check_bool, check_choice
 from cardtable.games.guandan import rules
@@ -68,7 +69,8 @@ class Play:
         if cards is None:
             form = self._build
             assert form is not None          # an offered play keeps its form until built
-            cards = _canonical(form[3](form[4], form[5]))
+            _, _, _, build, a, b = form
+            cards = _canonical(build(a, b))
             _set_cards(self, cards)
             _set_build(self, None)
         return cards
@@ -145,7 +147,7 @@ def _offered_plays(forms: list[rules.PlayForm]) -> list[Move]:
     for form in forms:
         move = new(offered)
         move._cards = None
-        move.type, move.key, move.size = form[0], form[1], form[2]
+        move.type, move.key, move.size = form[0], form[1], form[2]      # (type, key, size, ...): see PlayForm
         move._build = form
         move.__class__ = play      # type: ignore[assignment]
         append(move)               # type: ignore[arg-type]
@@ -162,25 +164,20 @@ class Pass:
 
 
 @dataclasses.dataclass(frozen=True)
-class Tribute:
+class Tribute(CardMove):
     card: Card
-
-    def to_json(self) -> dict[str, Any]:
-        return {"tribute": self.card.code}
-
-    def __str__(self) -> str:
-        return f"tribute {self.card.code}"
+    key: ClassVar[str] = "tribute"
+    verb: ClassVar[str] = "tribute"
 
 
 @dataclasses.dataclass(frozen=True)
-class Return:
+class Return(CardMove):
     card: Card
+    key: ClassVar[str] = "return"
+    verb: ClassVar[str] = "return"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"return": self.card.code}
 
-    def __str__(self) -> str:
-        return f"return {self.card.code}"
+_CARD_MOVES: dict[str, type[Tribute | Return]] = by_key(Tribute, Return)
 
 
 Move = Play | Pass | Tribute | Return
@@ -191,10 +188,9 @@ def decode_move(data: Any) -> Move:
         if isinstance(data, dict):
             if data == {"pass": True}:
                 return Pass()
-            if set(data) == {"tribute"}:
-                return Tribute(parse_card(data["tribute"]))
-            if set(data) == {"return"}:
-                return Return(parse_card(data["return"]))
+            card_move = decode_card_move(data, _CARD_MOVES, parse_card)
+            if card_move is not None:
+                return card_move
             if set(data) == {"play", "as"} and isinstance(data["play"], list) and isinstance(data["as"], dict):
                 reading = data["as"]
                 kind, key = reading.get("type"), reading.get("key")
@@ -384,14 +380,43 @@ class GuandanMatch(Match):
     def phase(self) -> str:
         if self.finished:
             return "over"
+        if self._held_deal is not None:
+            return "hand_over"
         return "tribute" if self.pending else "play"
+
+    def reveals(self, move: Any) -> bool:
+        """The tribute and its return show a card to the seat that receives it."""
+        return isinstance(move, Tribute | Return)
+
+    def read_move(self, text: str, seat: int | None = None) -> Move:
+        """:meth:`Match.read_move`; bare cards too (``"3S"``, ``"7C 7D"``): their one legal reading now
+        (several: a MoveError naming them, to be written ``"... as pair 7"``; none: the strongest reading,
+        which ``apply`` refuses with its reason)."""
+        try:
+            return parse_move(text)
+        except MoveError:
+            if not isinstance(text, str) or " as " in text or not text.split():
+                raise
+        try:
+            cards = tuple(parse_card(code) for code in text.split())
+        except CardError as exc:
+            raise MoveError(f"not a Guandan move: {exc}") from None
+        readings = [Play(cards, combo.type, combo.key) for combo in
+                    rules.classify(cards, self.level, self.options.straight_flush_as_straight)]
+        if not readings:
+            raise MoveError(f"{text.strip()!r} is not a Guandan play at level {rules.rank_name(self.level)}")
+        legal = [play for play in readings if self.why_illegal(play, seat) is None]
+        if len(legal) > 1:
+            named = " or ".join(f"'{play}'" for play in legal)
+            raise MoveError(f"{text.strip()!r} can be read more than one way now: write {named}")
+        return legal[0] if legal else readings[0]      # (none legal: the strongest, for apply's refusal)
 
     def to_move(self) -> int | None:
         if self.finished:
             return None
         if self.pending:
             return self.pending[0][1]
-        return self.turn
+        return self.turn if self._held_deal is None else None
 
     def tribute_choices(self, seat: int) -> list[Card]:
         best = self.tribute_card_value(seat)
@@ -406,9 +431,6 @@ class GuandanMatch(Match):
             lowest = min(rules.card_value(c, self.level) for c in hand)
             allowed = {c for c in hand if rules.card_value(c, self.level) == lowest}
         return sorted(allowed, key=lambda c: rules.hand_sort_key(c, self.level))
-
-    def options_for(self, seat: int, top: Combo | None) -> list[rules.Option]:
-        return rules.generate(self.hands[seat], self.level, top, self.options.straight_flush_as_straight)
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         to_move = self.to_move()
@@ -434,16 +456,6 @@ class GuandanMatch(Match):
         if top is not None:
             moves.append(Pass())
         return self._offer(seat, moves, True)
-
-    def history_legal(self, seat: int | None = None) -> list[dict[str, Any]]:
-        out = []
-        for move in self.legal_moves(seat):
-            if isinstance(move, Play):
-                out.append({"play_form": {"type": move.type, "key": None if move.key is None else
-                                          rules.rank_name(move.key), "size": move.size}})
-            else:
-                out.append(move.to_json())
-        return out
 
     def legal_entry(self, move: Any) -> dict[str, Any]:
         if isinstance(move, Play):
@@ -530,9 +542,6 @@ class GuandanMatch(Match):
                     return
             self._advance(seat)
 
-    def _active(self) -> list[int]:
-        return [s for s in range(4) if self.hands[s]]
-
     def _advance(self, seat: int) -> None:
         assert self.top is not None          # called after a play or a pass, within a trick
         owner = self.top.seat
@@ -581,7 +590,7 @@ class GuandanMatch(Match):
             self._record({"type": "match_end", "winner_team": team, "hands": self.hand})
             return
         self.declarer = team
-        self._deal(previous=finish)
+        self._deal_next_hand(previous=finish)
 
     # -- views
     def view(self, seat: int) -> GuandanView:
@@ -638,6 +647,58 @@ class GuandanMatch(Match):
         world.hands = sample_hands(self.view(seat), rng)
         world._sort()
         return world
+
+    @classmethod
+    def from_view(cls, view: GuandanView, rng: Rng) -> GuandanMatch:
+        """:meth:`Match.from_view`: a match consistent with ``view`` (play phase, or the returns of the
+        tribute), its hidden hands drawn by the sampler. The payment of the tribute is not built
+        (ValueError): it is forced (the highest card), so no search plays it out."""
+        from cardtable.games.guandan.sampling import sample_hands
+
+        if view.phase == "tribute" and not any(isinstance(move, Return) for move in view.legal):
+            raise ValueError("a Guandan world is built in the play phase or the returns of the tribute")
+
+        hands = sample_hands(view, rng)
+        # A real match first (so every field the engine keeps exists), then this view's state over it.
+        match = cls(view.options, 0)
+        match.hand = view.hand_number
+        match.levels = list(view.levels)
+        match.a_failures = list(view.a_failures)
+        match.declarer = view.declarer
+        match.finished = False
+        match.results = []
+        match._checked = None
+        match.level = view.level
+        match.hands = [list(h) for h in hands]
+        match._sort()
+        match.finish = list(view.finish)
+        match.top = view.top
+        match.actions = list(view.actions)
+        match.played = list(view.played)
+        match.plays = list(view.plays)
+        match.trick, match.last_trick, match.last_winner = list(view.trick), view.last_trick, view.last_winner
+        match.tribute_moves = list(view.tribute_moves)
+        match.anti_holders = view.anti_holders
+        match.tribute = view.tribute
+        assert view.to_move is not None          # a world is built for a seat deciding
+        match.paid = {giver: card for kind, giver, _, card in view.tribute_moves
+                      if kind == "tribute" and card is not None}
+        match.receiver_of = {giver: receiver for kind, giver, receiver, _ in view.tribute_moves if kind == "tribute"}
+        match.pending = []
+        if view.phase == "tribute":
+            returned = {giver for kind, giver, _, _ in view.tribute_moves if kind == "return"}
+            order = [view.to_move] + [r for r in match.receiver_of.values() if r != view.to_move and r not in returned]
+            match.pending = [("return", seat) for seat in order]
+        match.leader = view.to_move
+        match.turn = view.to_move
+        match.passed = set()
+        if view.top is not None:
+            seat = (view.top.seat + 1) % 4
+            while seat != view.to_move:
+                if match.hands[seat]:
+                    match.passed.add(seat)
+                seat = (seat + 1) % 4
+        return match
 
     def summary(self) -> str:
         state = "finished" if self.finished else f"hand {self.hand} at {rules.rank_name(self.level)}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from cardtable.cards import SpanishCard
+from cardtable.tricks import following, partner, winning_index
 
 # High to low: As, 3, Rey, Sota, Caballo, 7, 6, 5, 4, 2 (Sota above Caballo: the reverse of Tute).
 ORDER = (1, 3, 12, 10, 11, 7, 6, 5, 4, 2)
@@ -65,24 +66,9 @@ def sort_keys(trump: str) -> dict[SpanishCard, tuple[int, int]]:
 
 
 def winner_index(plays: Sequence[tuple[int, SpanishCard]], trump: str) -> int:
-    """Index of the card winning (so far): highest trump, else highest card of the suit led.
-    (``tricks.winning_index`` with this game's suit and strength, written out over the card table.)"""
-    count = len(plays)
-    if count == 1:
-        return 0
-    if not count:
-        raise ValueError("an empty trick has no winner")
-    strength_of = STRENGTH_OF
-    best = 0
-    top = plays[0][1]
-    for i in range(1, count):
-        card = plays[i][1]
-        if card[1] == top[1]:
-            if strength_of[card] > strength_of[top]:
-                best, top = i, card
-        elif card[1] == trump:
-            best, top = i, card
-    return best
+    """Index of the card winning (so far): highest trump, else highest card of the suit led
+    (:func:`cardtable.tricks.winning_index` with this game's strengths)."""
+    return winning_index(plays, STRENGTH_OF, trump)
 
 
 def beats(card: SpanishCard, top: SpanishCard, trump: str) -> bool:
@@ -111,9 +97,9 @@ def arrastre_plays(hand: Collection[SpanishCard], trick: Sequence[tuple[int, Spa
         return list(hand)
     lead = trick[0][1][1]
     top_seat, top = trick[winner_index(trick, trump) if top_index is None else top_index]
+    if top_seat == partner(seat):
+        return following(list(hand), lead)
     same = [c for c in hand if c[1] == lead]
-    if top_seat == (seat + 2) % 4:                # partner(seat)
-        return same or list(hand)
     strength = STRENGTH_OF
     top_suit, high = top[1], strength[top]
     if same:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from cardtable import search
 from cardtable.games.guinote.bots import NormalBot
-from cardtable.games.guinote.sampling import sample_world
 from cardtable.games.guinote.state import GuinoteMatch, GuinoteView, Play
 from cardtable.rng import Rng
 from cardtable.tricks import team_of
@@ -22,70 +21,15 @@ MARGIN_WEIGHT = 0.004     # 100 points of margin weigh less than half a hand
 
 def world(view: GuinoteView, rng: Rng) -> GuinoteMatch:
     """A match consistent with ``view``: the other hands and the stock's order drawn by the sampler."""
-    hands, stock = sample_world(view, rng)
-    # A real match first (so every field the engine keeps exists), then this view's state over it.
-    match = GuinoteMatch(view.options, 0)
-    match.hand = view.hand_number
-    match.score = view.score
-    match.cotos = view.cotos
-    match.finished = view.over
-    match.results = []
-    match.dealer = view.dealer
-    match.mano = view.mano
-    match.hands = [list(h) for h in hands]
-    match.pinta = view.pinta
-    match.trump = view.trump
-    match.stock = list(stock)
-    match.pinta_taker = view.pinta_taker
-    match.exchange = view.exchange
-    assert view.to_move is not None          # a world is built for a seat deciding
-    if view.trick:
-        match.leader = view.trick[0][0]
-    elif view.deciding is not None:         # the exchange phase: the trick winner leads after the draw
-        match.leader = view.winners[-1]
-    else:
-        match.leader = view.to_move
-    match.trick = tuple(view.trick)
-    match.tricks = tuple(view.tricks)
-    match.winners = tuple(view.winners)
-    match.card_points = view.card_points
-    match.cantes = tuple(_cantes(view))
-    match.window_pair = view.window_pair
-    match.window_singers = {seat for seat, _, _, after in match.cantes
-                            if view.window_pair is not None and after == len(view.tricks)
-                            and team_of(seat) == view.window_pair}
-    # The exchange of the 7 is a phase of its own before the draw: the seat asked (public: the trick
-    # winner, then its partner, holder of the 7 or not) and the draw that waits for it, of the trick
-    # just won. Whether the seat asked holds the 7 is the sampler's draw, like any hidden card.
-    match.exchange_seat = view.deciding
-    match.pending_draw = (view.winners[-1], len(view.tricks)) if view.deciding is not None else None
-    match.vueltas = view.vueltas
-    match.carry = tuple(view.carry)
-    match._sort_hands()
-    return match
-
-
-def _cantes(view: GuinoteView) -> list[tuple[int, str, int, int]]:
-    """The cantes as the engine keeps them. A 20 sung by the other pair in arrastre is public only as
-    «20»: it gets a plain suit nobody has sung (which suit it was changes nothing but which suits remain
-    to sing, and the sampler cannot know it either)."""
-    known = {c.suit for c in view.cantes if c.suit is not None}
-    out = []
-    for cante in view.cantes:
-        suit = cante.suit
-        if suit is None:
-            suit = next(s for s in "OCEB" if s != view.trump and s not in known)
-            known.add(suit)
-        out.append((cante.seat, suit, cante.points, cante.trick))
-    return out
+    return GuinoteMatch.from_view(view, rng)
 
 
 def pair_result(record: dict, match: GuinoteMatch, seat: int) -> float:
+    """The world's ``returns()`` (+1, -1, or 0 for a hand that goes de vueltas: a world starts with no
+    finished hand, so they are this hand's alone), and a little for the margin of the totals."""
     pair = team_of(seat)
-    winner = record["winner"]
-    outcome = 0.0 if winner is None else (1.0 if winner == pair else -1.0)
     totals = record["totals"]
-    return outcome + MARGIN_WEIGHT * (totals[pair] - totals[1 - pair])
+    return match.returns()[seat] + MARGIN_WEIGHT * (totals[pair] - totals[1 - pair])
 
 
 class HardBot:

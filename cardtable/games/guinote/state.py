@@ -1,292 +1,68 @@
 """The Guiñote match: deal, the pinta and the stock, phase 1 and arrastre, the 7 exchange, cantes,
-hands de vueltas with claims, partidas and cotos."""
+hands de vueltas with claims, partidas and cotos.
+
+The moves are in :mod:`.moves`, the view in :mod:`.view`, the card sets as ints in :mod:`.bits` and the
+upgrade of older move lists in :mod:`.legacy`; their public names are re-exported here."""
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import operator
 from bisect import insort
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import chain
 from typing import Any, ClassVar
 
-from cardtable.cards import CardError, SpanishCard, parse_spanish_card, spanish_deck
+from cardtable.cards import SpanishCard
 from cardtable.engine import (
     Bot,
     IllegalMove,
     Match,
-    MoveError,
     Options,
     Outcome,
-    check_bool,
-    check_choice,
-    check_positive_int,
 )
 from cardtable.games.guinote import rules
+from cardtable.games.guinote.bits import (
+    _ALL_BUT_SOTA,
+    _BIT_OF,
+    _CANTES_OF_COUPLES,
+    CARD_BITS,
+    SOTA_BITS,
+    SUIT_SHIFT,
+    plays_bits,
+)
+from cardtable.games.guinote.legacy import upgrade_moves
+from cardtable.games.guinote.moves import (
+    _CLAIM,
+    _CODES,
+    _DECK,
+    _PLAY_OF,
+    _PLAYS,
+    Cante,
+    Claim,
+    Exchange,
+    KeepSeven,
+    Move,
+    Play,
+    decode_move,
+    parse_move,
+    play_of,
+    rules_seven,
+)
+from cardtable.games.guinote.options import GuinoteOptions
+from cardtable.games.guinote.view import _LAZY_FIELDS, GuinoteView, LazyValues, SungCante
 from cardtable.rng import Rng, mix
-from cardtable.tricks import team_of
-from cardtable.views import LazyBotSeed, LazyFields, lazy_fields
+from cardtable.tricks import partner, seats_from, team_of
+
+__all__ = [
+    "CARD_BITS", "SOTA_BITS", "SUIT_SHIFT", "_LAZY_FIELDS", "_PLAYS", "Cante", "Claim", "Exchange",
+    "GuinoteMatch", "GuinoteOptions", "GuinoteView", "KeepSeven", "LazyValues", "Move", "Play", "SungCante",
+    "decode_move", "parse_move", "play_of", "plays_bits", "rules_seven", "upgrade_moves",
+]
 
 _new = object.__new__
 _ASK = object()          # (GuinoteMatch._view: the trick's winning play is not given)
-_SECOND = operator.itemgetter(1)
 _setattr = object.__setattr__
 
 
-@dataclasses.dataclass(frozen=True)
-class GuinoteOptions(Options):
-    cotos: int = 2                          # the match is won by the first pair to 1 or 2 cotos
-    points_per_coto: int = 3                # hands (partidas) to win a coto
-    cantes_per_win: str = "unlimited"       # "unlimited" | "one_per_player" after each trick won
-    vueltas_end: str = "claim"              # "claim" | "auto"
-    thirty_includes_ultimas: bool = True    # the 30 rule counts las diez de últimas
-    exchange_any_pinta: bool = False        # the 7 may be exchanged for a non-counting pinta too
-
-    def __post_init__(self) -> None:
-        check_choice("cotos", self.cotos, (1, 2))
-        check_positive_int("points_per_coto", self.points_per_coto, 99)
-        check_choice("cantes_per_win", self.cantes_per_win, ("unlimited", "one_per_player"))
-        check_choice("vueltas_end", self.vueltas_end, ("claim", "auto"))
-        check_bool("thirty_includes_ultimas", self.thirty_includes_ultimas)
-        check_bool("exchange_any_pinta", self.exchange_any_pinta)
-
-
-# ---------------------------------------------------------------- moves
-@dataclasses.dataclass(frozen=True)
-class Play:
-    card: SpanishCard
-
-    def to_json(self) -> dict[str, Any]:
-        return {"play": self.card.code}
-
-    def __str__(self) -> str:
-        return self.card.code
-
-    @classmethod
-    def parse(cls, text: str) -> Play:
-        """The inverse of ``str``: a card code, ``"12E"``."""
-        move = decode_move({"play": text.strip() if isinstance(text, str) else text})
-        assert isinstance(move, Play)
-        return move
-
-
-@dataclasses.dataclass(frozen=True)
-class Exchange:
-    card: SpanishCard   # the 7 of trumps
-
-    def to_json(self) -> dict[str, Any]:
-        return {"exchange": self.card.code}
-
-    def __str__(self) -> str:
-        return f"exchange {self.card.code}"
-
-
-@dataclasses.dataclass(frozen=True)
-class KeepSeven:
-    """A seat of the pair that won the trick does not exchange the 7 of trumps before the draw: the
-    holder declining, or (its only move) a seat without the 7 — both seats of the pair are asked, so
-    that being asked shows nothing. The hand history does not write it (the format has no such line: a
-    window without an exchange line means nobody exchanged); saves keep it, since a save is the move
-    list."""
-
-    card: SpanishCard   # the 7 of trumps
-
-    def to_json(self) -> dict[str, Any]:
-        return {"keep": self.card.code}
-
-    def __str__(self) -> str:
-        return f"keep {self.card.code}"
-
-
-@dataclasses.dataclass(frozen=True)
-class Cante:
-    suit: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"cante": self.suit}
-
-    def __str__(self) -> str:
-        return f"cante {self.suit}"
-
-
-@dataclasses.dataclass(frozen=True)
-class Claim:
-    def to_json(self) -> dict[str, Any]:
-        return {"claim": True}
-
-    def __str__(self) -> str:
-        return "claim"
-
-
-Move = Play | Exchange | KeepSeven | Cante | Claim
-
-
-_DECK = tuple(spanish_deck())
-_PLAYS = {card: Play(card) for card in _DECK}     # moves are values: one object per card will do
-_CODES = {card: card.code for card in _DECK}      # the history's card codes, for the deal record
-_CANTES = {suit: Cante(suit) for suit in "OCEB"}  # likewise one object per cante, and the claim
-_CLAIM = Claim()
-_COUPLES = tuple((suit, SpanishCard(rules.REY, suit), SpanishCard(rules.SOTA, suit)) for suit in "OCEB")
-
-
-_PLAY_OF = _PLAYS.__getitem__
-
-# A bit per card, for card sets as ints: bit 10 * (the suit's place in "OCEB") + strength - 1, so that
-# each suit's cards are ten bits in order of strength (the strongest highest).
-SUIT_SHIFT = {suit: 10 * i for i, suit in enumerate("OCEB")}
-CARD_BITS = {card: 1 << (SUIT_SHIFT[card.suit] + rules.STRENGTH_OF[card] - 1) for card in _DECK}
-_BIT_OF = CARD_BITS.__getitem__
-# Each suit's Rey and Sota are the bits 7 and 6 of its lane of ten (strengths 8 and 7): for the bits of a
-# hand, ``bits & bits >> 1 & SOTA_BITS`` has a Sota's bit set where the hand holds that suit's Rey and Sota.
-SOTA_BITS = sum(CARD_BITS[sota] for _, _, sota in _COUPLES)
-assert all(CARD_BITS[rey] == CARD_BITS[sota] << 1 for _, rey, sota in _COUPLES)
-# Per suit, every SOTA_BITS bit but its Sota's; per set of those bits (the couples a hand holds), the
-# cantes of their suits in the order of "OCEB".
-_ALL_BUT_SOTA = {suit: SOTA_BITS & ~CARD_BITS[sota] for suit, _, sota in _COUPLES}
-_CANTES_OF_COUPLES = {
-    sum(CARD_BITS[sota] for suit, _, sota in _COUPLES if suit in suits): [_CANTES[suit] for suit in suits]
-    for suits in ("".join(s for i, s in enumerate("OCEB") if n >> i & 1) for n in range(16))}
-
-
-def plays_bits(plays: Iterable[tuple[int, SpanishCard]]) -> int:
-    """The cards of ``plays`` (``(seat, card)`` pairs) as a set of CARD_BITS (distinct cards: the sum is
-    the union)."""
-    return sum(map(_BIT_OF, map(_SECOND, plays)))
-
-
-def play_of(card: SpanishCard) -> Play:
-    """The Play of ``card``: the very object ``legal_moves`` offers (so a bot's choice takes the trusted
-    path)."""
-    return _PLAYS[card]
-
-
-def decode_move(data: Any) -> Move:
-    if isinstance(data, dict) and len(data) == 1:
-        try:
-            if "play" in data:
-                return Play(parse_spanish_card(data["play"]))
-            if "exchange" in data:
-                return Exchange(parse_spanish_card(data["exchange"]))
-            if "keep" in data:
-                return KeepSeven(parse_spanish_card(data["keep"]))
-        except CardError as exc:
-            raise MoveError(str(exc)) from None
-        if data.get("cante") in ("O", "C", "E", "B"):
-            return Cante(data["cante"])
-        if data.get("claim") is True:
-            return Claim()
-    raise MoveError(f"not a Guiñote move: {data!r}")
-
-
-def parse_move(text: str) -> Move:
-    """A move from its text form (``str(move)``): ``"12E"``, ``"exchange 7B"``, ``"keep 7B"``, ``"cante O"``,
-    ``"claim"``."""
-    words = text.split() if isinstance(text, str) else []
-    if words == ["claim"]:
-        return Claim()
-    if len(words) == 2 and words[0] == "exchange":
-        return decode_move({"exchange": words[1]})
-    if len(words) == 2 and words[0] == "cante":
-        return decode_move({"cante": words[1]})
-    if len(words) == 2 and words[0] == "keep":
-        return decode_move({"keep": words[1]})
-    if len(words) == 1:
-        return Play.parse(words[0])
-    raise MoveError(f"not a Guiñote move: {text!r} (write e.g. '12E', 'exchange 7B', 'cante O' or 'claim')")
-
-
-# ---------------------------------------------------------------- the view
-@dataclasses.dataclass(frozen=True)
-class SungCante:
-    seat: int
-    suit: str | None      # None: a 20 sung in arrastre, hidden from this seat
-    points: int
-    trick: int            # sung after this many tricks
-
-
-@dataclasses.dataclass(frozen=True)
-class GuinoteView(LazyFields, LazyBotSeed):
-    seat: int
-    options: GuinoteOptions
-    hand_number: int
-    dealer: int
-    mano: int
-    trump: str
-    pinta: SpanishCard               # the face-up card by the stock (or the 7 that replaced it)
-    pinta_taker: int | None          # who drew it in the last round
-    stock_count: int
-    exchange: tuple[int, SpanishCard] | None   # (seat, the pinta card it received)
-    to_move: int | None
-    hand: tuple[SpanishCard, ...]
-    counts: tuple[int, ...]
-    trick: tuple[tuple[int, SpanishCard], ...]
-    tricks: tuple[tuple[tuple[int, SpanishCard], ...], ...]
-    winners: tuple[int, ...]
-    card_points: tuple[int, int]     # per pair, tricks won so far (las últimas once trick 10 is won)
-    cantes: tuple[SungCante, ...]
-    window_pair: int | None          # the pair that may sing/claim now (after the draw)
-    deciding: int | None             # the seat asked about the exchange of the 7, before the draw (public:
-                                     # both seats of the pair are asked, holder of the 7 or not)
-    vueltas: bool
-    carry: tuple[int, int]
-    score: tuple[int, int]           # points (hands) in the current coto
-    cotos: tuple[int, int]
-    over: bool
-    legal: tuple
-    decision: tuple[bytes, int, int]              # (bot key, move number, seat): see bot_seed
-
-    @functools.cached_property
-    def top(self) -> tuple[int, SpanishCard] | None:
-        """The trick's winning play so far (``rules.winner_index``), None before the lead. (The match
-        gives it to its views; a view built otherwise works it out.)"""
-        return self.trick[rules.winner_index(self.trick, self.trump)] if self.trick else None
-
-    @property
-    def trick_number(self) -> int:
-        """The trick being played, 1-10."""
-        return len(self.tricks) + 1
-
-    @property
-    def arrastre(self) -> bool:
-        return len(self.tricks) >= rules.PHASE1_TRICKS
-
-    def cante_points(self, pair: int) -> int:
-        return sum(c.points for c in self.cantes if team_of(c.seat) == pair)
-
-    def total(self, pair: int) -> int:
-        """The pair's running total: carry + card points + cantes."""
-        return self.carry[pair] + self.card_points[pair] + self.cante_points(pair)
-
-    @property
-    def played(self) -> frozenset[SpanishCard]:
-        return self.finished_cards() | {c for _, c in self.trick}
-
-    def finished_cards(self) -> frozenset[SpanishCard]:
-        """The cards of the finished tricks: worked out once for every view the match builds until the
-        next trick ends (they share a cell), else here."""
-        cell = self.__dict__.get("_tricks_cards")
-        if cell is not None and cell[0] is not None:
-            return cell[0]
-        done = frozenset(map(_SECOND, chain.from_iterable(self.tricks)))
-        if cell is not None:
-            cell[0] = done
-        return done
-
-    def finished_bits(self) -> int:
-        """:meth:`finished_cards` as a set of :data:`CARD_BITS` (the match's count, given to its views)."""
-        done = self.__dict__.get("_done_bits")
-        return plays_bits(chain.from_iterable(self.tricks)) if done is None else done
-
-
-# The fields a view fills on first use, in the order of the match's ``_lazy`` tuple (see GuinoteMatch.view).
-_LAZY_FIELDS = ("options", "hand_number", "dealer", "mano", "stock_count", "exchange",
-                "counts", "winners", "card_points", "window_pair", "deciding", "vueltas", "carry", "score",
-                "cotos", "over", "decision")
-lazy_fields(GuinoteView, _LAZY_FIELDS)
-
-
-# ---------------------------------------------------------------- the match
 class GuinoteMatch(Match):
     game: ClassVar[str] = "guinote"
     options_type: ClassVar[type[Options]] = GuinoteOptions
@@ -339,7 +115,7 @@ class GuinoteMatch(Match):
         self.exchange_seat: int | None = None       # asked about the exchange; the draw waits for it
         self.pending_draw: tuple[int, int] | None = None   # (trick winner, trick number) of that draw
         self.vueltas = vueltas
-        self.carry = tuple(carry)
+        self.carry = carry
         self._sort_hands()
         code = _CODES.__getitem__
         self._record({"type": "deal", "hand": self.hand,
@@ -357,13 +133,23 @@ class GuinoteMatch(Match):
         self._window_moves = {}
 
     # -- whose turn
+    @property
+    def phase(self) -> str:
+        """``"over"``, ``"exchange"`` (the trick winner's pair says whether it exchanges the 7 of trumps,
+        before the draw) or ``"play"``."""
+        if self.finished:
+            return "over"
+        if self._held_deal is not None:
+            return "hand_over"
+        return "exchange" if self.pending_draw is not None else "play"
+
     def to_move(self) -> int | None:
         if self.finished:
             return None
         if self.pending_draw is not None:
             return self.exchange_seat
         if not self.trick:
-            return self.leader
+            return self.leader if self._held_deal is None else None
         return (self.trick[-1][0] + 1) % 4
 
     def top_index(self) -> int:
@@ -377,10 +163,11 @@ class GuinoteMatch(Match):
     def automatic_move(self, seat: int) -> KeepSeven | None:
         """The keep of a seat asked about the exchange without the 7 of trumps: its only move, made by
         the table (a person is not stopped for it; nothing shows whether the seat had a choice)."""
-        if self.pending_draw is None or seat != self.exchange_seat:
+        if self.pending_draw is None or seat != self.exchange_seat or rules_seven(self.trump) in self.hands[seat]:
             return None
-        seven = rules_seven(self.trump)
-        return None if seven in self.hands[seat] else KeepSeven(seven)
+        [keep] = self._legal(seat)        # its only move, offered: ``apply`` trusts it
+        assert isinstance(keep, KeepSeven)
+        return keep
 
     def optional_movers(self) -> list[int]:
         pair = self.window_pair
@@ -483,7 +270,7 @@ class GuinoteMatch(Match):
             raise IllegalMove(f"not a Guiñote move: {move!r}")
 
     def _apply(self, move: Move, seat: int) -> None:
-        if isinstance(move, Play):
+        if type(move) is Play:              # (the common case first)
             self._play(seat, move.card)
         elif isinstance(move, Exchange):
             self._exchange(seat)
@@ -566,7 +353,7 @@ class GuinoteMatch(Match):
         """After ``seat`` kept (or had no 7): its partner is asked if the trick winner was, else the draw."""
         assert self.pending_draw is not None
         if seat == self.pending_draw[0]:
-            self.exchange_seat = (seat + 2) % 4
+            self.exchange_seat = partner(seat)
         else:
             self._draw_and_open_window()
 
@@ -600,8 +387,7 @@ class GuinoteMatch(Match):
         its place in the hand: the hands are kept in display order (see _sort_hands)."""
         place = _sort_ranks(self.trump).__getitem__
         hands, stock = self.hands, self.stock
-        for j in range(4):
-            seat = (winner + j) % 4
+        for j, seat in enumerate(seats_from(winner)):
             if round_number == rules.PHASE1_TRICKS and j == 3:
                 card = self.pinta
                 self.pinta_taker = seat
@@ -659,7 +445,8 @@ class GuinoteMatch(Match):
                              "hands": self.hand})
             return
         vueltas = winner is None
-        self._deal(last_winner, vueltas=vueltas, carry=(totals[0], totals[1]) if vueltas else (0, 0))
+        self._deal_next_hand(dealer=last_winner, vueltas=vueltas,
+                             carry=(totals[0], totals[1]) if vueltas else (0, 0))
 
     # -- views
     def view(self, seat: int) -> GuinoteView:
@@ -697,12 +484,13 @@ class GuinoteMatch(Match):
             "cantes": sung[1 + seat % 2],
             "legal": self._legal(seat, to_move) if legal is None else legal,
             "_tricks_cards": done[2], "_done_bits": done[1],
-            "_lazy": (self.options, self.hand, self.dealer, self.mano,
-                      len(self.stock) + (pinta_taker is None), self.exchange, tuple(map(len, self.hands)),
-                      self.winners, self.card_points, self.window_pair,
-                      self.exchange_seat if self.pending_draw is not None else None, self.vueltas,
-                      self.carry, self.score, self.cotos, self.finished,
-                      (key, len(self.moves), seat))})
+            # LazyValues' fields, in order (a plain tuple: a NamedTuple's construction, a Python frame,
+            # would cost a fast bot's decision ~10%; tests/test_guinote_fast_bots.py checks each value)
+            "_lazy": (
+                self.options, self.hand, self.dealer, self.mano, len(self.stock) + (pinta_taker is None),
+                self.exchange, tuple(map(len, self.hands)), self.winners, self.card_points, self.window_pair,
+                self.exchange_seat if self.pending_draw is not None else None, self.vueltas, self.carry,
+                self.score, self.cotos, self.finished, (key, len(self.moves), seat))})
         return view
 
     def clone(self) -> GuinoteMatch:
@@ -743,6 +531,54 @@ class GuinoteMatch(Match):
         world._sort_hands()       # the seat asked about the exchange may or may not hold the 7 there
         return world
 
+    @classmethod
+    def from_view(cls, view: GuinoteView, rng: Rng) -> GuinoteMatch:
+        """:meth:`Match.from_view`: a match consistent with ``view``, the other hands and the stock's
+        order drawn by the sampler."""
+        from cardtable.games.guinote.sampling import sample_world
+
+        hands, stock = sample_world(view, rng)
+        # A real match first (so every field the engine keeps exists), then this view's state over it.
+        match = cls(view.options, 0)
+        match.hand = view.hand_number
+        match.score = view.score
+        match.cotos = view.cotos
+        match.finished = view.over
+        match.results = []
+        match.dealer = view.dealer
+        match.mano = view.mano
+        match.hands = [list(h) for h in hands]
+        match.pinta = view.pinta
+        match.trump = view.trump
+        match.stock = list(stock)
+        match.pinta_taker = view.pinta_taker
+        match.exchange = view.exchange
+        assert view.to_move is not None          # a world is built for a seat deciding
+        if view.trick:
+            match.leader = view.trick[0][0]
+        elif view.deciding is not None:         # the exchange phase: the trick winner leads after the draw
+            match.leader = view.winners[-1]
+        else:
+            match.leader = view.to_move
+        match.trick = tuple(view.trick)
+        match.tricks = tuple(view.tricks)
+        match.winners = tuple(view.winners)
+        match.card_points = view.card_points
+        match.cantes = tuple(_world_cantes(view))
+        match.window_pair = view.window_pair
+        match.window_singers = {seat for seat, _, _, after in match.cantes
+                                if view.window_pair is not None and after == len(view.tricks)
+                                and team_of(seat) == view.window_pair}
+        # The exchange of the 7 is a phase of its own before the draw: the seat asked (public: the trick
+        # winner, then its partner, holder of the 7 or not) and the draw that waits for it, of the trick
+        # just won. Whether the seat asked holds the 7 is the sampler's draw, like any hidden card.
+        match.exchange_seat = view.deciding
+        match.pending_draw = (view.winners[-1], len(view.tricks)) if view.deciding is not None else None
+        match.vueltas = view.vueltas
+        match.carry = view.carry
+        match._sort_hands()
+        return match
+
     def summary(self) -> str:
         state = "finished" if self.finished else f"hand {self.hand}, trick {len(self.tricks) + 1}"
         return (f"Guiñote · {state} · cotos {self.cotos[0]}-{self.cotos[1]} · "
@@ -762,52 +598,23 @@ class GuinoteMatch(Match):
         return parse_move(text)
 
     # -- the history leaves out a declined exchange
-    def apply(self, move: Any, seat: int | None = None) -> None:
-        """:meth:`Match.apply` (the trusted path included: ``_legal`` always says whether its seat is
-        the one to move), with a play applied straight away. (A keep of the 7 is in ``moves`` but gets
-        no history line: see :meth:`silent`.)"""
-        seat = self._seat_of(move, seat)
-        if type(move) is Play:
-            self._apply_play(seat, move)
-            return
-        self._apply_trusted(move, seat)
-
-    def _apply_trusted(self, move: Move, seat: int) -> None:
-        """Apply a legal ``move`` by ``seat`` (checked, or known legal): the move list, then the move."""
-        self._trusted = None
-        self.moves.append((seat, move))
-        self._apply(move, seat)
-
-    def _apply_play(self, seat: int, move: Play) -> None:
-        """Apply a legal play by ``seat``: the move list (the history's move records are built from it
-        when read), the card played."""
-        self._trusted = None
-        self.moves.append((seat, move))
-        self._play(seat, move.card)
+    def reveals(self, move: Any) -> bool:
+        """Every move but a play: the exchange shows the 7, a keep and a claim tell about the hand, a
+        cante shows a Rey and a Sota."""
+        return type(move) is not Play
 
     def silent(self, move: Any) -> bool:
         return isinstance(move, KeepSeven)
 
     def play_auto_move(self, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
-        """:meth:`Match.play_auto_move` with its common cases in one call. With no exchange pending and
-        nobody able to sing or claim (always in the middle of a trick), no seat has an automatic or an
-        optional move, so the next move is the bot's to move, taken from its view and applied on the
-        trusted path when it is one of the very plays the view offers (any other move goes through
-        ``apply``). With an exchange pending, the keep of a seat asked without the 7 (its automatic
-        move) is applied straight away."""
-        if self.pending_draw is not None:
-            seat = self.exchange_seat
-            assert seat is not None                 # (the draw waits for the seat asked)
-            keep = self.automatic_move(seat)
-            if keep is None:                        # (it holds the 7: the bot decides)
-                return self._bot_step(seat, bot_for)
-            self._apply_trusted(keep, seat)
-            return seat, keep
-        if self.finished:
-            return None
+        """:meth:`Match.play_auto_move` with its common case in one call: in the middle of a trick (no
+        exchange pending, and nobody able to sing or claim) no seat has an automatic or an optional move,
+        so the next move is the bot's to move, asked with a view holding the plays already worked out
+        (trusted, so ``apply`` does not check the bot's choice again). Any other case is the base's."""
         pair = self.window_pair
-        if pair is not None and (self._optional(pair) or self._optional(pair + 2)):     # optional_movers()
-            return self._window_step(pair, bot_for)
+        if self.pending_draw is not None or self.finished or self._held_deal is not None or (
+                pair is not None and (self._optional(pair) or self._optional(pair + 2))):  # optional_movers()
+            return super().play_auto_move(bot_for)
         trick = self.trick
         seat = (trick[-1][0] + 1) % 4 if trick else self.leader      # to_move()
         bot = bot_for(seat)
@@ -828,39 +635,12 @@ class GuinoteMatch(Match):
         legal = tuple(map(_PLAY_OF, cards))
         self._trusted = (seat, legal, True)
         move = bot.choose(self._view(seat, seat, legal, top))
-        # One of the very plays offered (the Play of one of the cards: a Play's == is a Python call).
+        # One of the very plays offered (the Play of one of the cards: a Play's == is a Python call)?
         if type(move) is Play and (card := move.card) in cards and _PLAYS[card] is move:
-            self._trusted = None             # _apply_play, written out
-            self.moves.append((seat, move))
-            self._play(seat, card)
-            return seat, move
-        self.apply(move, seat)
+            self._apply_offered(move, seat)
+        else:
+            self.apply(move, seat)
         return seat, move
-
-    def _bot_step(self, seat: int, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
-        """The move of the bot of ``seat``, the seat to move, applied (None when a person is to move)."""
-        bot = bot_for(seat)
-        if bot is None:
-            return None
-        move = bot.choose(self._view(seat, seat))
-        self.apply(move, seat)
-        return seat, move
-
-    def _window_step(self, pair: int, bot_for: Callable[[int], Bot | None]) -> tuple[int, Any] | None:
-        """:meth:`play_auto_move` while ``pair`` may sing or claim (no exchange pending, so no automatic
-        move), as :func:`next_auto_move` finds it: the first optional mover other than the seat to move
-        whose bot makes a move, else the move of the seat to move."""
-        seat = self.to_move()
-        assert seat is not None                     # (the match is not over)
-        for other in (pair, pair + 2):
-            if other != seat and self._optional(other):
-                bot = bot_for(other)
-                if bot is not None:
-                    move = bot.choose(self._view(other, seat))
-                    if move is not None:
-                        self.apply(move, other)
-                        return other, move
-        return self._bot_step(seat, bot_for)
 
     def implied_move(self, seat: int, move: Any) -> tuple[int, Any] | None:
         """A history line that is not the exchange of the seat asked implies that seat kept the 7 (or had
@@ -887,31 +667,6 @@ class GuinoteMatch(Match):
             if upgraded == moves:
                 raise
         return super().replay(options, seed, upgraded)
-
-
-def upgrade_moves(options: GuinoteOptions, seed: int, moves: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
-    """The move list in today's order (see :meth:`GuinoteMatch.replay`); a list already in it comes back
-    unchanged. Stops at the first move that does not fit and leaves the rest as it is, so the replay
-    reports that move."""
-    match = GuinoteMatch(options, seed)
-    out: list[tuple[int, Any]] = []
-    rest = list(moves)
-    while rest:
-        asked = match.exchange_seat
-        if match.pending_draw is not None and asked is not None:
-            seat, move = rest[0]
-            if not (seat == asked and isinstance(move, Exchange | KeepSeven)):
-                window = next((i for i, (_, m) in enumerate(rest) if isinstance(m, Play)), len(rest))
-                found = next((i for i in range(window) if rest[i][0] == asked
-                              and isinstance(rest[i][1], Exchange)), None)
-                decision = rest.pop(found) if found is not None else (asked, KeepSeven(rules_seven(match.trump)))
-                rest.insert(0, decision)
-        seat, move = rest.pop(0)
-        if match.why_illegal(move, seat) is not None:
-            return out + [(seat, move)] + rest
-        match.apply(move, seat)
-        out.append((seat, move))
-    return out
 
 
 _SORT_RANKS: dict[str, dict[SpanishCard, int]] = {}
@@ -941,9 +696,16 @@ def _added(pair_values: tuple[int, int], index: int, amount: int) -> tuple[int, 
     return (first + amount, second) if index == 0 else (first, second + amount)
 
 
-def rules_seven(trump: str) -> SpanishCard:
-    """The 7 of trumps."""
-    return _SEVENS[trump]
-
-
-_SEVENS = {suit: SpanishCard(rules.SEVEN, suit) for suit in "OCEB"}
+def _world_cantes(view: GuinoteView) -> list[tuple[int, str, int, int]]:
+    """The cantes as the engine keeps them. A 20 sung by the other pair in arrastre is public only as
+    «20»: it gets a plain suit nobody has sung (which suit it was changes nothing but which suits remain
+    to sing, and the sampler cannot know it either)."""
+    known = {c.suit for c in view.cantes if c.suit is not None}
+    out = []
+    for cante in view.cantes:
+        suit = cante.suit
+        if suit is None:
+            suit = next(s for s in "OCEB" if s != view.trump and s not in known)
+            known.add(suit)
+        out.append((cante.seat, suit, cante.points, cante.trick))
+    return out
