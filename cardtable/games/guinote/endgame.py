@@ -250,7 +250,8 @@ def evaluate(view: GuinoteView, world: Callable[[GuinoteView, Rng], GuinoteMatch
         left = [min(spare, nodes // 4)]     # a world may take a quarter of the nodes (see guandan.endgame)
         start = left[0]
         match = world(view, rng)
-        solver = Solver(view.options, view.trump, team_of(view.seat), match.vueltas, tuple(match.carry), left)
+        solver = Solver(view.options, view.trump, team_of(view.seat), match.vueltas,
+                        (match.carry[0], match.carry[1]), left)
         state = state_of(match)
         try:
             values = [solve_move(solver, state, view.seat, move.card) for move in moves]
