@@ -195,3 +195,23 @@ def test_an_endgame_decision_depends_only_on_the_view():
     for world in others[:: max(1, len(others) // 6)]:
         assert gn_search.HardBot().evaluate(world.view(seat)) == first
     assert gn_search.HardBot().evaluate(view) == first
+
+
+def test_a_position_past_the_node_budget_rolls_out_with_the_time_left():
+    """16 cards left and a budget too small to solve them: the solver gives up, and the rollouts get
+    only what it left of the decision's budget (deterministically)."""
+    from cardtable.games.guinote.search import HardBot
+
+    small = search.Budget(moves=240, min_playouts=8)
+    match = arrastre_position(104, 16)
+    view = match.view(match.to_move())
+    assert sum(view.counts) == 16
+    nodes = small.moves * endgame.NODES_PER_MOVE
+    used: list[int] = []
+    assert endgame.evaluate(view, gn_search.world, None, 0.01, nodes, used=used) is None
+    assert 0 < used[0] <= nodes
+    evaluation = HardBot(small).evaluate(view)
+    full = search.choose(view, list(view.legal), gn_search.world, lambda _s: NORMAL, gn_search.pair_result,
+                         small, sum(view.counts) + view.stock_count, preferred=NORMAL.choose(view), tie=0.01)
+    assert evaluation.move in view.legal and 0 < evaluation.playouts < full.playouts
+    assert HardBot(small).evaluate(view) == evaluation

@@ -138,10 +138,11 @@ def solve_move(solver: Solver, match: GongZhuMatch, seat: int, card: Card) -> tu
 
 
 def evaluate(view: GongZhuView, world: Callable[[GongZhuView, Rng], GongZhuMatch], preferred: Any = None,
-             tie: float = 0.0, nodes: int = 6000 * NODES_PER_MOVE, worlds: int = WORLDS) -> search.Evaluation | None:
+             tie: float = 0.0, nodes: int = 6000 * NODES_PER_MOVE, worlds: int = WORLDS,
+             used: list[int] | None = None) -> search.Evaluation | None:
     """Every legal card's mean exact points for the seat over sampled worlds (the best first), or None
-    when the position is too large to solve within ``nodes`` (then the caller rolls out). ``preferred``
-    (the rule's choice) is kept unless a card beats it by more than ``tie`` points."""
+    when the position is too large to solve within ``nodes`` (then the caller rolls out; ``used`` is
+    given the nodes spent, so its rollouts can be cut by as much). ``preferred`` (the rule's choice) is kept unless a card beats it by more than ``tie`` points."""
     moves = [m for m in view.legal if isinstance(m, Play)]
     if len(moves) != len(view.legal) or not moves:
         return None
@@ -154,6 +155,7 @@ def evaluate(view: GongZhuView, world: Callable[[GongZhuView, Rng], GongZhuMatch
     totals = dict.fromkeys(moves, 0)
     solved = 0
     spare = nodes
+    lost = 0                # the nodes of a world given up
     for _ in range(worlds):
         left = [min(spare, nodes // 4)]     # a world may take a quarter of the nodes (see guandan.endgame)
         start = left[0]
@@ -162,11 +164,14 @@ def evaluate(view: GongZhuView, world: Callable[[GongZhuView, Rng], GongZhuMatch
         try:
             values = [solve_move(solver, match, view.seat, move.card)[view.seat] for move in moves]
         except TooDeep:
+            lost = start
             break
         spare -= start - left[0]
         for move, value in zip(moves, values, strict=True):
             totals[move] += value
         solved += 1
+    if used is not None:
+        used.append(nodes - spare + lost)
     if solved < 4:          # too few worlds to trust: roll out instead
         return None
     means = {move: totals[move] / solved for move in moves}

@@ -231,10 +231,12 @@ def solve_move(solver: Solver, state: dict[str, Any], seat: int, card: SpanishCa
 
 
 def evaluate(view: GuinoteView, world: Callable[[GuinoteView, Rng], GuinoteMatch], preferred: Any = None,
-             tie: float = 0.0, nodes: int = 7000 * NODES_PER_MOVE, worlds: int = WORLDS) -> search.Evaluation | None:
+             tie: float = 0.0, nodes: int = 7000 * NODES_PER_MOVE, worlds: int = WORLDS,
+             used: list[int] | None = None) -> search.Evaluation | None:
     """Every legal play's mean exact value over sampled worlds (the best first, on the scale of
     ``search.pair_result``), or None when the position is too large to solve within ``nodes`` (then
-    the caller rolls out). ``preferred`` (the rule's choice) is kept unless a play beats it by more
+    the caller rolls out; ``used`` is given the nodes spent, so its rollouts can be cut by as much).
+    ``preferred`` (the rule's choice) is kept unless a play beats it by more
     than ``tie``."""
     moves = list(view.legal)
     if preferred in moves:
@@ -246,6 +248,7 @@ def evaluate(view: GuinoteView, world: Callable[[GuinoteView, Rng], GuinoteMatch
     totals = dict.fromkeys(moves, 0)
     solved = 0
     spare = nodes
+    lost = 0                # the nodes of a world given up
     for _ in range(worlds):
         left = [min(spare, nodes // 4)]     # a world may take a quarter of the nodes (see guandan.endgame)
         start = left[0]
@@ -256,11 +259,14 @@ def evaluate(view: GuinoteView, world: Callable[[GuinoteView, Rng], GuinoteMatch
         try:
             values = [solve_move(solver, state, view.seat, move.card) for move in moves]
         except TooDeep:
+            lost = start
             break
         spare -= start - left[0]
         for move, value in zip(moves, values, strict=True):
             totals[move] += value
         solved += 1
+    if used is not None:
+        used.append(nodes - spare + lost)
     if solved < 4:          # too few worlds to trust: roll out instead
         return None
     means = {move: totals[move] * MARGIN / solved for move in moves}

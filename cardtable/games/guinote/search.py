@@ -104,11 +104,16 @@ class HardBot:
         plays = [m for m in view.legal if isinstance(m, Play)]
         if not isinstance(preferred, Play) or len(plays) <= 1:
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        budget = self.budget
         if endgame.applies(view):       # arrastre with few cards left: every play, each world solved exactly
-            solved = endgame.evaluate(view, world, preferred, 0.01, self.budget.moves * endgame.NODES_PER_MOVE)
+            used: list[int] = []
+            nodes = self.budget.moves * endgame.NODES_PER_MOVE
+            solved = endgame.evaluate(view, world, preferred, 0.01, nodes, used=used)
             if solved is not None:
                 return solved
-        return search.choose(view, plays, world, lambda _seat: self.policy, pair_result, self.budget,
+            # Too large: the rollouts get what the solver left of the decision's time (at least a quarter).
+            budget = self.budget.scaled(max(0.25, 1 - sum(used) / nodes))
+        return search.choose(view, plays, world, lambda _seat: self.policy, pair_result, budget,
                              sum(view.counts) + view.stock_count, preferred=preferred, tie=0.01)
 
     def choose(self, view: GuinoteView):
