@@ -341,3 +341,70 @@ def test_sim_stops_each_match_after_the_hands_asked_and_pairs_the_deals():
     assert result.paired is not None and result.paired_levels == ("normal", "easy")
     assert result.paired.n >= 2
     assert sum(s.n for s in result.decided_by_level.values()) <= 2 * result.hands
+
+
+# ---------------------------------------------------------------- the endgames (issue 35)
+def _late(spec, seed, cards, applies):
+    """A `normal` match stopped at the first decision of its first hand where ``applies(view)`` and the
+    four hands hold ``cards`` cards or fewer (None if there is none)."""
+    match = spec.new_match(seed=seed)
+    bot = spec.bot("normal")
+    while not match.is_over() and match.hand == 1:
+        view = match.view(match.to_move())
+        if applies(view) and sum(view.counts) <= cards and not match.optional_movers():
+            return match
+        seat, move = sim.next_cpu_move(match, lambda _: bot)
+        match.apply(move, seat)
+    return None
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), cards=st.sampled_from([8, 12, 16]))
+def test_guinote_endgame_decision_depends_only_on_the_view(seed, cards):
+    """In arrastre, solved per world: the hidden cards dealt otherwise among the other seats give the
+    same view, so the same decision."""
+    from cardtable.games.guinote import endgame
+
+    match = _late(GUINOTE, seed, cards, endgame.applies)
+    if match is None:
+        return
+    seat = match.to_move()
+    view = match.view(seat)
+    first = gn_search.HardBot().evaluate(view)
+    other = match.clone()
+    hidden = [s for s in range(4) if s != seat]
+    pool = [c for s in hidden for c in other.hands[s]][::-1]
+    for s in hidden:
+        n = len(other.hands[s])
+        other.hands[s], pool = pool[:n], pool[n:]
+    other._sort_hands()
+    assert other.view(seat) == view
+    assert gn_search.HardBot().evaluate(other.view(seat)) == first
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), cards=st.sampled_from([6, 9, 12]))
+def test_gongzhu_endgame_decision_depends_only_on_the_view(seed, cards):
+    """In the last tricks, solved per world: cards of one suit swapped between two other seats that both
+    hold it (voids and shown cards kept) give the same view, so the same decision."""
+    from cardtable.games.gongzhu import endgame
+
+    match = _late(GONGZHU, seed, cards, endgame.applies)
+    if match is None:
+        return
+    seat = match.to_move()
+    view = match.view(seat)
+    first = gz_search.HardBot().evaluate(view)
+    hands = [list(h) for h in match.hands]
+    shown = {c for cards_ in match.shown for c in (cards_ or ())}
+    others = [s for s in range(4) if s != seat]
+    for a in others:
+        for b in others:
+            card_a = next((c for c in hands[a] if c not in shown and a < b), None)
+            mate = card_a and next((c for c in hands[b] if c.suit == card_a.suit and c not in shown), None)
+            if card_a is not None and mate is not None:
+                hands[a][hands[a].index(card_a)], hands[b][hands[b].index(mate)] = mate, card_a
+    other = match.clone()
+    other.hands = [sorted(h, key=gz_rules.sort_key) for h in hands]
+    assert other.view(seat) == view
+    assert gz_search.HardBot().evaluate(other.view(seat)) == first

@@ -2,12 +2,14 @@
 
 Each player scores for themself, so a move is rated by the seat's own points for the hand, the
 Transformer, the shown cards' doubling and the all-hearts swing included (the engine scores the finished
-rollout exactly as it scores a real hand).
+rollout exactly as it scores a real hand). In the last tricks each world is solved exactly instead
+(cardtable.games.gongzhu.endgame).
 """
 
 from __future__ import annotations
 
 from cardtable import search
+from cardtable.games.gongzhu import endgame
 from cardtable.games.gongzhu.bots import NormalBot
 from cardtable.games.gongzhu.rules import PIG
 from cardtable.games.gongzhu.state import GongZhuMatch, GongZhuView, Play, Show
@@ -43,9 +45,18 @@ class HardBot:
         preferred = self.policy.choose(view)
         if view.phase == "show" or len(view.legal) <= 1:
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
+        budget = self.budget
+        if endgame.applies(view):       # the last tricks: every card, each world solved exactly
+            used: list[int] = []
+            nodes = self.budget.moves * endgame.NODES_PER_MOVE
+            solved = endgame.evaluate(view, world, preferred, 1.0, nodes, used=used)
+            if solved is not None:
+                return solved
+            # Too large: the rollouts get what the solver left of the decision's time (at least a quarter).
+            budget = self.budget.scaled(max(0.25, 1 - sum(used) / nodes))
         pig_lead = not view.trick and any(m.card == PIG for m in view.legal)
         return search.choose(view, list(view.legal), world, lambda _seat: self.policy, hand_points,
-                             self.budget, sum(view.counts), preferred=preferred, tie=1.0,
+                             budget, sum(view.counts), preferred=preferred, tie=1.0,
                              confidence=lambda move: PIG_LEAD_CONFIDENCE if pig_lead and move.card == PIG else 0.0)
 
     def choose(self, view: GongZhuView) -> Show | Play:

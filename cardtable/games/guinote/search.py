@@ -5,11 +5,13 @@ won), the margin in points breaks ties between moves that win (or lose) equally 
 cantes and claims stay with the `normal` rules (always exchange, sing the 40 first, claim exactly when
 past 100), which are already right: the exchange decision (before the draw, `Exchange` or `KeepSeven`)
 is not searched, since exchanging a 7 for a counting pinta never loses anything the search could see.
+In arrastre with few cards left each world is solved exactly instead (cardtable.games.guinote.endgame).
 """
 
 from __future__ import annotations
 
 from cardtable import search
+from cardtable.games.guinote import endgame
 from cardtable.games.guinote.bots import NormalBot
 from cardtable.games.guinote.state import GuinoteMatch, GuinoteView, Play
 from cardtable.rng import Rng
@@ -46,7 +48,16 @@ class HardBot:
         plays = [m for m in view.legal if isinstance(m, Play)]
         if not isinstance(preferred, Play) or len(plays) <= 1:
             return search.Evaluation(preferred, ((preferred, 0.0),), 0)
-        return search.choose(view, plays, world, lambda _seat: self.policy, pair_result, self.budget,
+        budget = self.budget
+        if endgame.applies(view):       # arrastre with few cards left: every play, each world solved exactly
+            used: list[int] = []
+            nodes = self.budget.moves * endgame.NODES_PER_MOVE
+            solved = endgame.evaluate(view, world, preferred, 0.01, nodes, used=used)
+            if solved is not None:
+                return solved
+            # Too large: the rollouts get what the solver left of the decision's time (at least a quarter).
+            budget = self.budget.scaled(max(0.25, 1 - sum(used) / nodes))
+        return search.choose(view, plays, world, lambda _seat: self.policy, pair_result, budget,
                              sum(view.counts) + view.stock_count, preferred=preferred, tie=0.01)
 
     def choose(self, view: GuinoteView):
