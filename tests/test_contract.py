@@ -272,7 +272,10 @@ def test_the_worlds_the_search_plays_out_are_built_from_the_view_alone(name, see
             except ValueError:          # a position no search plays out (see from_view)
                 continue
             assert dataclasses.replace(world.view(seat), decision=view.decision) == view
-            assert world.to_move() == match.to_move() and world.optional_movers() == match.optional_movers()
+            # The seat's own turn and optional moves are the view's; another seat's optional moves hang on
+            # its hidden cards (Guiñote's partner may hold a cante in one world and not in another).
+            assert world.to_move() == match.to_move()
+            assert (seat in world.optional_movers()) == (seat in match.optional_movers())
             for _ in range(12):
                 if world.is_over():
                     break
