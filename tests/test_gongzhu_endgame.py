@@ -29,7 +29,7 @@ def late_position(seed, cards, hand=1):
 
 
 def points_of(match):
-    record = next(r for r in reversed(search._records(match)) if r.get("type") == "hand_end")
+    record = next(r for r in reversed(match.events) if r.get("type") == "hand_end")
     return tuple(line["hand"] for line in record["lines"])
 
 

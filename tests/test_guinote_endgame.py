@@ -65,7 +65,7 @@ def brute(match, team):
         child.apply(move, seat)
         settle(child)
         if child.hand != match.hand or child.is_over():
-            record = next(r for r in reversed(search._records(child)) if r.get("type") == "hand_end")
+            record = next(r for r in reversed(child.events) if r.get("type") == "hand_end")
             values.append(outcome_value(record, team))
         else:
             values.append(brute(child, team))
@@ -150,7 +150,7 @@ def test_the_solver_agrees_with_plain_minimax_through_the_engine(seed, cards, op
         child.apply(move, seat)
         settle(child)
         if child.hand != match.hand or child.is_over():
-            record = next(r for r in reversed(search._records(child)) if r.get("type") == "hand_end")
+            record = next(r for r in reversed(child.events) if r.get("type") == "hand_end")
             reference = outcome_value(record, team)
         else:
             reference = brute(child, team)
@@ -175,7 +175,7 @@ def test_the_solver_agrees_with_minimax_in_hands_de_vueltas(seed, cards, vueltas
         child.apply(move, seat)
         settle(child)
         if child.hand != match.hand or child.is_over():
-            record = next(r for r in reversed(search._records(child)) if r.get("type") == "hand_end")
+            record = next(r for r in reversed(child.events) if r.get("type") == "hand_end")
             reference = outcome_value(record, team_of(seat))
         else:
             reference = brute(child, team_of(seat))

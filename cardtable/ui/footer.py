@@ -32,9 +32,11 @@ def shown_keys(screen: Any) -> tuple:
 class Footer(TextualFooter):
     """A Footer that keeps its keys while the screen's bindings show the same."""
 
-    def __init__(self, *args: Any, ready: bool = False, **kwargs: Any) -> None:
-        """``ready``: the screen's bindings are final already, so the first compose shows its keys."""
+    def __init__(self, *args: Any, ready: bool = False, width: int = 0, **kwargs: Any) -> None:
+        """``ready``: the screen's bindings are final already, so the first compose shows its keys;
+        ``width``: the cells it will have, for its spacing before its first layout (the screen's)."""
         super().__init__(*args, **kwargs)
+        self._width_before_layout = width
         self._shown: tuple | None = None
         self._always_compact = bool(kwargs.get("compact", False))
         self._bindings_ready = ready
@@ -78,7 +80,7 @@ class Footer(TextualFooter):
         return width + 1                         # the command palette key's left border
 
     def fit_width(self) -> None:
-        width = self.size.width or self.app.size.width      # before its first layout: the terminal's, as docked
+        width = self.size.width or self._width_before_layout   # before its first layout: as docked
         if width:
             self.compact = self._always_compact or self.natural_width() > width
 
@@ -114,7 +116,7 @@ class DialogKeys:
         # the next change of the bindings and fills in frames later: the results' key bar was blank for
         # a moment on a loaded machine, then «? Keys» came a frame after the others (issue 31).
         if not self.query(TextualFooter):
-            await self.mount(Footer(ready=True))
+            await self.mount(Footer(ready=True, width=self.app.size.width))
 
     def adjust_bindings(self) -> None:
         """Change a key's label for this dialog (its button's words) once the bindings are translated."""
