@@ -341,7 +341,7 @@ def reap_orphans() -> int:
                 fields = stat.read().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        state, session = fields[0], int(fields[4])
+        state, session = fields[0], int(fields[3])     # (fields[4] is the terminal)
         if state == "Z" and session not in (pid, mine):
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
