@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import pickle
+import signal
 import struct
 import time
 from multiprocessing.connection import Connection
@@ -244,3 +245,39 @@ def test_a_question_crosses_as_checked_json_and_gives_the_same_view(positions):
     assert workers.encode_question(pow, (2, 3)) is None
     with pytest.raises(workers.BadQuestion):
         workers.decode_question(pickle.dumps((workers.decide, ("gongzhu", "hard", view))))
+
+
+async def test_many_tables_asking_at_once_never_start_more_than_most_workers():
+    """Eight tables asking while the one worker is held: one extra worker starts (``most`` is 2) and
+    answers them all; never more workers than ``most``, whatever the number of tables."""
+    views = decisions(games.get("gongzhu"), 9)
+    pool = SearchPool(size=1, most=2)
+    await pool.start()
+    try:
+        ends = [Connection((await pool.connect()).detach()) for _ in range(9)]
+        await _until(lambda: pool.worker_pids, "the worker to start")
+        [held] = pool.worker_pids
+        os.kill(held, signal.SIGSTOP)
+        for n, (end, view) in enumerate(zip(ends, views, strict=True)):
+            end.send_bytes(workers.encode_question(workers.decide, ("gongzhu", "normal", view)))
+            if n == 0:
+                await _until(lambda: list(pool.served) == [1], "the first question to hold the worker")
+        most = 0
+
+        def answers() -> list:
+            nonlocal most
+            got = []
+            for end in ends[1:]:
+                got.append(end.recv())
+                most = max(most, len(pool.worker_pids))
+            return got
+
+        got = await asyncio.wait_for(asyncio.to_thread(answers), WAIT)
+        assert got == [("ok", workers.decide("gongzhu", "normal", v)) for v in views[1:]]
+        assert pool.peak == 2 and most <= 2
+        os.kill(held, signal.SIGCONT)
+        assert await _recv(ends[0]) == ("ok", workers.decide("gongzhu", "normal", views[0]))
+        for end in ends:
+            end.close()
+    finally:
+        await pool.close()
