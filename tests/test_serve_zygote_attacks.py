@@ -126,3 +126,31 @@ async def test_orphans_are_reaped_but_never_a_child_the_server_waits_for(subreap
         assert z.ready
     finally:
         z.close()
+
+
+async def test_a_stopped_template_is_replaced_without_waiting_out_the_timeout(subreaper, monkeypatch):
+    """A table may SIGSTOP its template (same user). A spawn then gives up at once (the caller starts
+    that table the plain way) instead of holding every connection for REPLY_TIMEOUT, and a new
+    template is started."""
+    import signal
+
+    monkeypatch.setattr(zygote, "REPLY_TIMEOUT", 600.0)
+    monkeypatch.setattr(zygote, "RESTART_PAUSE", 0.0)
+    z = _attacker_zygote()
+    assert await z.start()
+    try:
+        stopped = z.pid
+        assert stopped is not None
+        os.kill(stopped, signal.SIGSTOP)
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            assert await asyncio.wait_for(z.spawn(["echo"], {}, "/", {0: null}), WAIT) is None
+        finally:
+            os.close(null)
+        deadline = asyncio.get_running_loop().time() + WAIT
+        while not (z.ready and z.pid != stopped) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        assert z.ready and z.pid != stopped
+        assert (await _run(z, "echo"))["states"]       # and it forks again
+    finally:
+        z.close()
