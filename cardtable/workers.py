@@ -90,6 +90,89 @@ def check(game: str, view: Any, move: Any) -> Any:
     return games.get(game).advice.check(view, move)
 
 
+# ---------------------------------------------------------------- the search pool's questions
+# A served table's questions go to workers its server shares among all its tables (serve/searchpool.py),
+# and a table is not trusted there: a pickle runs code when it is loaded, so these questions are JSON
+# instead, naming one of the three searches, with the view in its wire form (cardtable/wire.py: every
+# field's type checked on the way in) and its bot key (which the wire leaves out: the bots draw their
+# numbers from it, so without it the answer would differ). The answers stay pickled: they are made by
+# the server's own workers and read by the table, which trusts its server.
+POOL_CALLS: dict[str, Callable[..., Any]] = {"decide": decide, "hint": hint, "check": check}
+_ARGUMENTS = {"decide": ("level", "partner_human"), "hint": ("over_partner",), "check": ("move",)}
+MAX_QUESTION = 256 * 1024            # bytes of one question (a view's wire form is a few KB)
+MAX_BOT_KEY = 64                     # bytes of a view's bot key (BLAKE2b's largest)
+
+
+class BadQuestion(ValueError):
+    """What a pool's worker answers to anything that is not one of the three searches, well formed."""
+
+
+def encode_question(function: Callable[..., Any], args: tuple) -> bytes | None:
+    """``function(*args)`` as a pool question, or None when it is not one the pool answers (another
+    function, a view the wire has no form for)."""
+    name = next((name for name, known in POOL_CALLS.items() if known is function), None)
+    if name is None:
+        return None
+    import inspect
+
+    from cardtable import games
+
+    try:
+        bound = inspect.signature(function).bind(*args)
+        bound.apply_defaults()
+        given = dict(bound.arguments)
+        view, key = given["view"], given["view"].decision[0]
+        question = {"call": name, "game": given["game"], "view": games.get(given["game"]).wire().encode_view(view),
+                    "key": key.hex()}
+        for field in _ARGUMENTS[name]:
+            question[field] = given[field].to_json() if field == "move" else given[field]
+        data = json.dumps(question, separators=(",", ":"), allow_nan=False).encode()
+    except Exception:  # noqa: BLE001 - anything that does not encode is answered at the table
+        return None
+    return data if len(data) <= MAX_QUESTION and len(key) <= MAX_BOT_KEY else None
+
+
+def decode_question(data: bytes) -> tuple[Callable[..., Any], tuple]:
+    """The search and its arguments a pool question names; :class:`BadQuestion` for anything else
+    (never a message that repeats what was sent)."""
+    try:
+        return _decoded(data)
+    except BadQuestion:
+        raise
+    except Exception:  # noqa: BLE001 - a malformed view may raise anything its classes raise
+        raise BadQuestion("not a question of the search pool") from None
+
+
+def _decoded(data: bytes) -> tuple[Callable[..., Any], tuple]:
+    import dataclasses
+
+    from cardtable import games
+
+    if len(data) > MAX_QUESTION:
+        raise BadQuestion("a question too long")
+    question = json.loads(data)
+    name = question.get("call") if isinstance(question, dict) else None
+    if name not in POOL_CALLS or set(question) != {"call", "game", "view", "key", *_ARGUMENTS[name]}:
+        raise BadQuestion("not a question of the search pool")
+    game, key = question["game"], question["key"]
+    if game not in games.games() or not isinstance(key, str) or len(key) > 2 * MAX_BOT_KEY:
+        raise BadQuestion("not a question of the search pool")
+    spec = games.get(game)
+    codec = spec.wire()
+    view = codec.decode_view(question["view"])
+    view = dataclasses.replace(view, decision=(bytes.fromhex(key), *view.decision[1:]))
+    if name == "decide":
+        level, partner_human = question["level"], question["partner_human"]
+        if not isinstance(level, str) or level not in spec.bots or type(partner_human) is not bool:
+            raise BadQuestion("not a question of the search pool")
+        return decide, (game, level, view, partner_human)
+    if name == "hint":
+        if type(question["over_partner"]) is not bool:
+            raise BadQuestion("not a question of the search pool")
+        return hint, (game, view, question["over_partner"])
+    return check, (game, view, codec.decode_move(question["move"]))
+
+
 def searches(spec: Any, bot: Any) -> str | None:
     """The level to send to the worker for ``bot`` at a ``spec`` table, or None when the bot decides in
     a thread: a bot of another level (easy and normal decide in microseconds; the pipe would cost more)
@@ -105,7 +188,7 @@ def searches(spec: Any, bot: Any) -> str | None:
 # the app's sys.path (a checkout, a test run) put first from the environment.
 PATH_VARIABLE = "CARDTABLE_WORKER_PATH"
 BOOT = (f"import json, os, sys; sys.path[:0] = json.loads(os.environ.pop({PATH_VARIABLE!r}, '[]')); "
-        "from cardtable.workers import main; main(int(sys.argv[2]), int(sys.argv[3]))")
+        "from cardtable.workers import main; main(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:] == ['pool'])")
 
 
 def _follow(lifeline: int) -> None:
@@ -123,9 +206,10 @@ def _follow(lifeline: int) -> None:
     threading.Thread(target=watch, name="cardtable-lifeline", daemon=True).start()
 
 
-def main(sock: int, lifeline: int) -> None:
+def main(sock: int, lifeline: int, pool: bool = False) -> None:
     """The worker's loop: ``(function, args)`` in, ``("ok", result)`` or ``("error", exception)`` out,
-    until the app closes the socket."""
+    until the app closes the socket. A ``pool`` worker (serve/searchpool.py) takes only pool questions
+    (:func:`decode_question`), never a pickle: its questions come from tables it does not trust."""
     from multiprocessing.connection import Connection
 
     for name in ("SIGINT", "SIGHUP"):      # Ctrl+C and a closed terminal are the app's to handle
@@ -134,11 +218,20 @@ def main(sock: int, lifeline: int) -> None:
     _follow(lifeline)
     from cardtable import games
 
-    games.games()                 # the games' modules imported before the first question
+    for name in games.games():    # the games' modules imported before the first question
+        if pool:
+            games.get(name).wire()   # its codec too
     conn = Connection(sock)
     while True:
         try:
-            function, args = conn.recv()
+            if pool:
+                try:
+                    function, args = decode_question(conn.recv_bytes(MAX_QUESTION))
+                except BadQuestion as exc:
+                    conn.send(("error", exc))
+                    continue
+            else:
+                function, args = conn.recv()
         except (EOFError, OSError):
             return
         try:
@@ -246,12 +339,11 @@ class Thinker:
         """The search pool's reply (serve/searchpool.py), or None: then this call is answered as if
         there were no pool. A pool that has gone (the server ends) is not asked again."""
         conn = self._pool
-        if conn is None:
-            return None
+        question = encode_question(function, args) if conn is not None else None
+        if conn is None or question is None:
+            return None                 # not a search the pool answers: this table's own worker does
         try:
-            conn.send((function, args))
-        except (pickle.PicklingError, TypeError, AttributeError):
-            return None
+            conn.send_bytes(question)
         except OSError:
             self._drop_pool()
             return None
@@ -260,7 +352,8 @@ class Thinker:
         except (EOFError, OSError, pickle.UnpicklingError, AttributeError, ImportError):
             self._drop_pool()
             return None
-        if not (isinstance(reply, tuple) and len(reply) == 2) or reply[0] == LOST:
+        if not (isinstance(reply, tuple) and len(reply) == 2) or reply[0] == LOST \
+                or isinstance(reply[1], BadQuestion):
             return None                 # its worker died on this question: the pool itself is fine
         return reply
 
@@ -344,9 +437,9 @@ def _pool_connection() -> Any:
     return Connection(int(text))
 
 
-def start_worker() -> tuple[subprocess.Popen, Any, int] | None:
+def start_worker(pool: bool = False) -> tuple[subprocess.Popen, Any, int] | None:
     """A new worker process: (the process, a ``Connection`` to it, our end of its lifeline), or None
-    when it cannot be started."""
+    when it cannot be started. ``pool``: a search pool's worker (it takes pool questions only)."""
     from multiprocessing.connection import Connection
 
     mine = theirs = None
@@ -355,7 +448,8 @@ def start_worker() -> tuple[subprocess.Popen, Any, int] | None:
         mine, theirs = socket.socketpair()
         lifeline = os.pipe()
         process = subprocess.Popen(
-            [sys.executable, "-c", BOOT, "cardtable-worker", str(theirs.fileno()), str(lifeline[0])],
+            [sys.executable, "-c", BOOT, "cardtable-worker", str(theirs.fileno()), str(lifeline[0]),
+             *(["pool"] if pool else [])],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(theirs.fileno(), lifeline[0]), close_fds=True,
             env={**os.environ, PATH_VARIABLE: json.dumps(sys.path)})

@@ -4,7 +4,6 @@ to many tables fairly, and never a lost question when a worker dies."""
 from __future__ import annotations
 
 import asyncio
-import operator
 import os
 import signal
 import socket
@@ -60,26 +59,43 @@ async def test_the_pool_answers_as_the_tables_own_worker(monkeypatch):
     assert from_pool == from_own == direct
 
 
-async def test_a_free_worker_serves_the_waiting_tables_in_turn(tmp_path):
-    """One worker, held by a first table's question (it reads a FIFO until the test writes it), while a
-    second and a third table each queue three: they are then served alternately, not one after the
-    other, and every answer goes to the table that asked."""
-    fifo = tmp_path / "hold"
-    os.mkfifo(fifo)
+def _question(view) -> bytes:
+    """A pool question: a normal Gong Zhu decision (quick; a real question, as a table sends it)."""
+    return workers.encode_question(workers.decide, ("gongzhu", "normal", view))
+
+
+def _answer(view):
+    return ("ok", workers.decide("gongzhu", "normal", view))
+
+
+async def _held_worker(pool: SearchPool) -> int:
+    """The pool's one worker, stopped (SIGSTOP) so that the next question it is given holds it."""
+    await _until(lambda: pool.worker_pids, "the worker to start")
+    [pid] = pool.worker_pids
+    os.kill(pid, signal.SIGSTOP)
+    return pid
+
+
+async def test_a_free_worker_serves_the_waiting_tables_in_turn():
+    """One worker, held by a first table's question (the worker is stopped until the test lets it go),
+    while a second and a third table each queue three: they are then served alternately, not one after
+    the other, and every answer goes to the table that asked."""
+    views = decisions(games.get("gongzhu"), 7)
     pool = SearchPool(size=1, most=1)
     await pool.start()
     try:
         holder, first, second = [Connection((await pool.connect()).detach()) for _ in range(3)]
-        holder.send((Path.read_text, (fifo,)))
+        pid = await _held_worker(pool)
+        holder.send_bytes(_question(views[0]))
         await _until(lambda: list(pool.served) == [1], "the first question to be handed out")
         for i in range(3):
-            first.send((operator.add, (100, i)))
-            second.send((operator.mul, (10, i)))
+            first.send_bytes(_question(views[1 + i]))
+            second.send_bytes(_question(views[4 + i]))
         await _until(lambda: sum(len(t.queue) for t in pool.tables.values()) == 6, "six questions queued")
-        fifo.write_text("go")
-        assert await asyncio.to_thread(holder.recv) == ("ok", "go")
-        assert [await asyncio.to_thread(first.recv) for _ in range(3)] == [("ok", 100 + i) for i in range(3)]
-        assert [await asyncio.to_thread(second.recv) for _ in range(3)] == [("ok", 10 * i) for i in range(3)]
+        os.kill(pid, signal.SIGCONT)
+        assert await asyncio.to_thread(holder.recv) == _answer(views[0])
+        assert [await asyncio.to_thread(first.recv) for _ in range(3)] == [_answer(v) for v in views[1:4]]
+        assert [await asyncio.to_thread(second.recv) for _ in range(3)] == [_answer(v) for v in views[4:7]]
         assert list(pool.served) == [1, 2, 3, 2, 3, 2, 3]
         for conn in (holder, first, second):
             conn.close()
@@ -87,21 +103,21 @@ async def test_a_free_worker_serves_the_waiting_tables_in_turn(tmp_path):
         await pool.close()
 
 
-async def test_questions_waiting_with_every_worker_busy_get_an_extra_worker_that_retires(tmp_path, monkeypatch):
+async def test_questions_waiting_with_every_worker_busy_get_an_extra_worker_that_retires(monkeypatch):
     monkeypatch.setattr(searchpool, "RETIRE_AFTER", 0.5)
-    fifo = tmp_path / "hold"
-    os.mkfifo(fifo)
+    views = decisions(games.get("gongzhu"), 2)
     pool = SearchPool(size=1, most=2)
     await pool.start()
     try:
         holder, other = [Connection((await pool.connect()).detach()) for _ in range(2)]
-        holder.send((Path.read_text, (fifo,)))
+        pid = await _held_worker(pool)
+        holder.send_bytes(_question(views[0]))
         await _until(lambda: list(pool.served) == [1], "the first question to be handed out")
-        other.send((operator.add, (2, 3)))
-        assert await asyncio.to_thread(other.recv) == ("ok", 5)     # while the only worker is held
+        other.send_bytes(_question(views[1]))
+        assert await asyncio.to_thread(other.recv) == _answer(views[1])     # while the only worker is held
         assert pool.peak == 2
-        fifo.write_text("go")
-        assert await asyncio.to_thread(holder.recv) == ("ok", "go")
+        os.kill(pid, signal.SIGCONT)
+        assert await asyncio.to_thread(holder.recv) == _answer(views[0])
         await _until(lambda: len(pool.worker_pids) == 1, "the extra worker to retire")
         holder.close()
         other.close()
@@ -109,22 +125,22 @@ async def test_questions_waiting_with_every_worker_busy_get_an_extra_worker_that
         await pool.close()
 
 
-async def test_a_worker_that_dies_on_a_question_is_replaced_and_the_table_answers_it(tmp_path, monkeypatch):
-    fifo = tmp_path / "hold"
-    os.mkfifo(fifo)
+async def test_a_worker_that_dies_on_a_question_is_replaced_and_the_table_answers_it(monkeypatch):
+    [view] = decisions(games.get("gongzhu"), 1)
     pool = SearchPool(size=1, most=1)
     await pool.start()
     try:
         thinker = _pooled_thinker(monkeypatch, await pool.connect())
-        asked = asyncio.ensure_future(asyncio.to_thread(thinker.call, Path.read_text, fifo))
-        await _until(lambda: len(pool.served) == 1 and pool.worker_pids, "the question to be handed out")
-        [pid] = pool.worker_pids
+        pid = await _held_worker(pool)
+        asked = asyncio.ensure_future(asyncio.to_thread(thinker.call, workers.decide, "gongzhu", "hard", view))
+        await _until(lambda: len(pool.served) == 1, "the question to be handed out")
         os.kill(pid, signal.SIGKILL)
         await _until(lambda: pool.restarts == 1, "the pool to see its worker die")
-        fifo.write_text("mine")        # the table asks again on its own: its own worker reads the FIFO
-        assert await asyncio.wait_for(asked, WAIT) == "mine"
+        # the table asks again on its own (its own worker)
+        assert await asyncio.wait_for(asked, WAIT) == workers.decide("gongzhu", "hard", view)
         assert thinker.pooled == 0
-        assert await asyncio.to_thread(thinker.call, pow, 2, 5) == 32     # and the pool serves on
+        assert await asyncio.to_thread(thinker.call, workers.decide, "gongzhu", "hard", view) \
+            == workers.decide("gongzhu", "hard", view)                     # and the pool serves on
         assert thinker.pooled == 1 and pool.worker_pids and pool.worker_pids != [pid]
         thinker.close()
     finally:
@@ -132,12 +148,14 @@ async def test_a_worker_that_dies_on_a_question_is_replaced_and_the_table_answer
 
 
 async def test_a_table_whose_pool_has_gone_keeps_deciding(monkeypatch):
+    [view] = decisions(games.get("gongzhu"), 1)
     pool = SearchPool(size=1)
     await pool.start()
     thinker = _pooled_thinker(monkeypatch, await pool.connect())
     await pool.close()
     try:
-        assert await asyncio.to_thread(thinker.call, pow, 3, 3) == 27
+        assert await asyncio.to_thread(thinker.call, workers.decide, "gongzhu", "hard", view) \
+            == workers.decide("gongzhu", "hard", view)
         assert thinker.pooled == 0 and thinker._pool is None
     finally:
         thinker.close()

@@ -388,7 +388,9 @@ async def _pool_decisions(tables: int = 8, each: int = 4) -> list:
 
         def ask(n: int) -> None:
             for view in views[n * each:(n + 1) * each]:
-                ends[n].send((workers.decide, ("gongzhu", "hard", view)))
+                question = workers.encode_question(workers.decide, ("gongzhu", "hard", view))
+                assert question is not None
+                ends[n].send_bytes(question)
                 ends[n].recv()
 
         await asyncio.to_thread(ask, 0)            # the workers are up and warm

@@ -2,11 +2,13 @@
 
 Alone, every table starts its own search worker (``cardtable.workers.Thinker``: ~24 MB each). A served
 table is instead given one end of a socket pair (its fd in ``CARDTABLE_SEARCH_POOL_FD``) whose other end
-is read by the server's :class:`SearchPool`, in the server's event loop: the questions are the ones a
-table would send its own worker, framed as ``multiprocessing.connection`` frames, and the pool only
-routes those frames, never unpickles them: each goes, whole, to one of ``size`` worker processes (the
-very ``cardtable.workers.main`` a table would start: same functions, same bots, same answer, the
-budgets being counts of playouts, not seconds), and its answer goes back to the table that asked.
+is read by the server's :class:`SearchPool`, in the server's event loop: the questions are the three
+searches a table would ask its own worker (``workers.encode_question``: checked JSON, never a pickle,
+since a table is not trusted with a process other tables use), framed as ``multiprocessing.connection``
+frames; the pool only routes those frames: each goes, whole, to one of ``size`` worker processes (the
+very ``cardtable.workers.main`` a table would start, taking pool questions only: same functions, same
+bots, same answer, the budgets being counts of playouts, not seconds), and its answer goes back to the
+table that asked.
 
 - **Fair.** Each table's questions wait in a queue of its own (at most QUEUE_CAP; beyond it the pool
   stops reading that table's socket); a free worker takes the oldest question of the next table in
@@ -19,6 +21,10 @@ budgets being counts of playouts, not seconds), and its answer goes back to the 
 - **Never a lost move.** A worker that dies in the middle of a question is replaced; the table gets
   ``("lost", None)`` and answers that question itself (its own worker, or a thread), as the Thinker
   does when its worker dies. A table whose pool has gone (the server ended) goes back to its own worker.
+- **Bounded.** A question is at most ``workers.MAX_QUESTION`` bytes (a longer one ends that table's
+  connection); a question that has cost its worker QUESTION_CPU seconds of CPU is stopped (the worker
+  is killed and replaced, the table answers it itself); a table whose answers pile up unread (beyond
+  MAX_BACKLOG bytes) is cut off, so no table holds a worker by not reading.
 - **Never left behind.** The workers hold the read end of a lifeline pipe only the server writes to
   (as a Thinker's do), so they end with the server however it ends; :meth:`SearchPool.close` kills them.
 """
@@ -35,17 +41,22 @@ import time
 from collections import deque
 from typing import Any, NamedTuple
 
+from cardtable.workers import MAX_QUESTION
+
 QUEUE_CAP = 4                    # questions of one table waiting at once
 OVERFLOW_WAIT = 0.25             # a question waiting this long with every worker busy: one more worker
 RETIRE_AFTER = 60.0              # seconds an extra worker waits for a question before it ends
 STARTING_AT_ONCE = 2             # extra workers starting at the same time (a start costs ~1 s of CPU)
-MAX_FRAME = 4 * 1024 * 1024      # the largest question or answer passed on (a view is a few KB)
+MAX_FRAME = 4 * 1024 * 1024      # the largest answer passed on (a question: workers.MAX_QUESTION)
+QUESTION_CPU = 30.0              # CPU seconds one question may cost its worker (a hard one: ~0.5 s)
+CPU_TICK = 0.5                   # how often a busy worker's CPU time is looked at
+MAX_BACKLOG = 256 * 1024         # bytes of answers a table may leave unread beyond its socket's buffer
 LOST_REPLY = pickle.dumps(("lost", None))
 
 
-async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
+async def read_frame(reader: asyncio.StreamReader, most: int = MAX_FRAME) -> bytes | None:
     """One ``multiprocessing.connection`` frame (its header included), or None at the end or when it
-    is too large."""
+    is larger than ``most`` bytes."""
     try:
         header = await reader.readexactly(4)
         (size,) = struct.unpack("!i", header)
@@ -53,7 +64,7 @@ async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
             more = await reader.readexactly(8)
             header += more
             (size,) = struct.unpack("!Q", more)
-        if not 0 <= size <= MAX_FRAME:
+        if not 0 <= size <= most:
             return None
         return header + await reader.readexactly(size)
     except (asyncio.IncompleteReadError, ConnectionError, OSError):
@@ -91,6 +102,7 @@ class _Table:
         self.room = asyncio.Event()
         self.room.set()
         self.closed = False
+        self.busy = False        # a question of its own is in a worker: at most one at a time
 
 
 class _Worker:
@@ -185,13 +197,13 @@ class SearchPool:
         try:
             while not self.closed:
                 await table.room.wait()
-                data = await read_frame(table.reader)
-                if data is None:
+                data = await read_frame(table.reader, MAX_QUESTION) if not table.closed else None
+                if data is None or table.closed:       # its end, or cut off (see _answer)
                     return
                 table.queue.append((time.monotonic(), data))
                 if len(table.queue) >= QUEUE_CAP:
                     table.room.clear()
-                if table.number not in self.turn:
+                if table.number not in self.turn and not table.busy:
                     self.turn.append(table.number)
                 self._waiting.set()
         finally:
@@ -210,8 +222,7 @@ class SearchPool:
             if table is None or not table.queue:
                 continue
             arrived, data = table.queue.popleft()
-            if table.queue:
-                self.turn.append(table.number)
+            table.busy = True             # back in turn once answered (so its answers keep their order)
             if len(table.queue) < QUEUE_CAP:
                 table.room.set()
             self.served.append(table.number)
@@ -221,7 +232,7 @@ class SearchPool:
     async def _new_worker(self) -> _Worker | None:
         from cardtable.workers import start_worker
 
-        starting = asyncio.get_running_loop().run_in_executor(None, start_worker)
+        starting = asyncio.get_running_loop().run_in_executor(None, start_worker, True)
         try:
             started = await asyncio.shield(starting)
         except asyncio.CancelledError:        # the pool closed while it started: not left behind
@@ -281,7 +292,7 @@ class SearchPool:
         worker.writer.write(question)
         try:
             await worker.writer.drain()
-            reply = await read_frame(worker.reader) if worker.reader is not None else None
+            reply = await self._reply(worker, cpu) if worker.reader is not None else None
         except (ConnectionError, OSError):
             reply = None
         alive: _Worker | None = worker
@@ -295,11 +306,33 @@ class SearchPool:
             self.answered += 1
             self.timings.append(Timing(began - arrived, time.monotonic() - began,
                                        _cpu_seconds(worker.process.pid) - cpu))
+        table.busy = False
         if not table.closed:
+            # Never waited for: a table that does not read its answers must not hold this worker.
             table.writer.write(reply)
-            with contextlib.suppress(ConnectionError, OSError):
-                await table.writer.drain()
+            if table.writer.transport.get_write_buffer_size() > MAX_BACKLOG:
+                table.closed = True
+                table.queue.clear()
+                table.writer.transport.abort()
+                table.room.set()              # its reader sees the end and forgets it
+            elif table.queue and table.number not in self.turn:
+                self.turn.append(table.number)
+                self._waiting.set()
         return alive
+
+    async def _reply(self, worker: _Worker, cpu: float) -> bytes | None:
+        """The worker's answer, or None if it died or has spent QUESTION_CPU seconds on it."""
+        assert worker.reader is not None
+        reading = asyncio.ensure_future(read_frame(worker.reader))
+        try:
+            while True:
+                done, _ = await asyncio.wait({reading}, timeout=CPU_TICK)
+                if done:
+                    return reading.result()
+                if _cpu_seconds(worker.process.pid) - cpu > QUESTION_CPU:
+                    return None
+        finally:
+            reading.cancel()
 
     async def close(self) -> None:
         self.closed = True
