@@ -201,8 +201,8 @@ def ui_match_cycles(cycles: int = 20) -> list[tuple[int, int | None, int]]:
                 return
             if isinstance(top, HandEndDialog):
                 await pilot.press("enter")
-            elif isinstance(top, GameScreen) and top.match.to_move() == HUMAN and not top.dealing:
-                top.play(top.spec.bot("normal").choose(top.match.view(HUMAN)), HUMAN)
+            elif isinstance(top, GameScreen) and top.human_view().to_move == HUMAN and not top.dealing:
+                top.play(top.spec.bot("normal").choose(top.human_view()), HUMAN)
             elif not isinstance(top, GameScreen | HomeScreen):
                 await pilot.press("escape")          # a table's own panel: decline it
             await settle(pilot)
@@ -303,12 +303,12 @@ def key_latency(game: str = "guinote", presses: int = 60, rounds: int = 3) -> di
             for _ in range(2000):
                 await pilot.pause(0.01)
                 table = next((s for s in app.screen_stack if isinstance(s, GameScreen)), None)
-                if table is not None and table.match.to_move() == HUMAN and not table.dealing \
+                if table is not None and table.human_view().to_move == HUMAN and not table.dealing \
                         and not table._cpu_running and app.screen is table:
                     break
-            assert table is not None and table.match.to_move() == HUMAN, "the human never got the turn"
+            assert table is not None and table.human_view().to_move == HUMAN, "the human never got the turn"
             hand = table.hand_widget()
-            view = table.match.view(HUMAN)
+            view = table.human_view()
             bot = spec.bot("hard")
             app.thinker.call(workers.decide, game, "hard", view)     # the worker is up before the first key
 

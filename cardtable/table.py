@@ -261,7 +261,8 @@ class BotThinker:
     def bot(self, level: str, partner_human: bool = False) -> Any:
         bot = self._bots.get((level, partner_human))
         if bot is None:
-            bot = self._bots[level, partner_human] = self.spec.bot(level, partner_human)
+            made = self.spec.bot(level, True) if partner_human and self.spec.partner_rule else self.spec.bot(level)
+            bot = self._bots[level, partner_human] = made
         return bot
 
     def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
@@ -283,8 +284,9 @@ class WorkerThinker(BotThinker):
     def decide(self, level: str, view: Any, partner_human: bool = False) -> Any:
         bot = self.bot(level, partner_human)
         searching = workers.searches(self.spec, bot)
-        if searching is not None:
-            return self.thinker.call(workers.decide, self.spec.name, searching, view, partner_human)
+        if searching is not None:       # (told its seating only when it changes the bot: the partner rule)
+            seating = (True,) if getattr(bot, "spare_partner", False) else ()
+            return self.thinker.call(workers.decide, self.spec.name, searching, view, *seating)
         return bot.choose(view)
 
     def hint(self, view: Any) -> Any:

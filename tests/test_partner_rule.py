@@ -88,14 +88,13 @@ def test_the_worker_builds_the_table_s_partner_bot():
 
 
 def test_the_table_seats_the_human_s_partner_with_the_rule():
-    from cardtable.ui.gamescreen import GameScreen
-
-    class Table(GameScreen):
-        pass
+    from cardtable.ui.seatlink import LocalSeat
 
     match = GUANDAN.new_match(seed=5)
-    table = Table(GUANDAN, match, ["human", "cpu:hard", "cpu:hard", "cpu:hard"], "slot", True)
-    assert [table.bots[s].spare_partner for s in (1, 2, 3)] == [False, True, False]
+    session = LocalSeat(GUANDAN, match, ["human", "cpu:hard", "cpu:hard", "cpu:hard"], "slot",
+                        thinker=workers.Thinker(processes=False)).session
+    bots = [session.thinker.bot("hard", session._partner_is_a_person(s)) for s in (1, 2, 3)]
+    assert [bot.spare_partner for bot in bots] == [False, True, False]
 
 
 def test_a_hint_spares_the_partner_unless_the_next_hint_is_asked():
@@ -126,7 +125,7 @@ def partner_led_at_the_table(screen):
     """At a table: Partner (seat 2) leads its lowest single, Left (3) passes; the human to answer."""
     from cardtable.games.guandan.state import TopPlay
 
-    match = screen.match
+    match = screen.seat.match
     card = match.hands[2][0]
     match.hands[2].remove(card)
     lead = play_of(match, card.code)

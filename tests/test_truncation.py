@@ -178,7 +178,7 @@ async def _guandan_not_beating(pilot) -> None:
 
 async def _guandan_tribute(pilot) -> None:
     screen = _table(pilot)
-    match = screen.match
+    match = screen.seat.match
     match.tribute = "double"
     match.tribute_moves = [("tribute", 1, 0, Card(16, "*")), ("tribute", 3, 2, Card(14, "D")),
                            ("return", 0, 1, Card(3, "D"))]
@@ -191,9 +191,9 @@ async def _guandan_return(pilot) -> None:
 
     screen = _table(pilot)
     deal(screen, "3S 3D 4C 9H JS QS", 2)
-    screen.match.tribute = "single"
-    screen.match.tribute_moves = [("tribute", 3, 0, Card(14, "S"))]
-    screen.match.pending, screen.match.receiver_of = [("return", 0)], {3: 0}
+    screen.seat.match.tribute = "single"
+    screen.seat.match.tribute_moves = [("tribute", 3, 0, Card(14, "S"))]
+    screen.seat.match.pending, screen.seat.match.receiver_of = [("return", 0)], {3: 0}
     screen.advance()
     screen.refresh_table()
     await _press(pilot, "h")
@@ -201,7 +201,7 @@ async def _guandan_return(pilot) -> None:
 
 async def _guandan_anti(pilot) -> None:
     screen = _table(pilot)
-    screen.match.tribute, screen.match.anti_holders = "anti", (1, 3)
+    screen.seat.match.tribute, screen.seat.match.anti_holders = "anti", (1, 3)
     screen.refresh_table()
 
 
@@ -260,7 +260,7 @@ async def _guandan_last_trick(pilot) -> None:
     from cardtable.games.guandan.state import Pass, Play
 
     screen = _table(pilot)
-    match = screen.match
+    match = screen.seat.match
     match.last_trick = ((0, Play((Card(9, "S"), Card(9, "D")), "pair", 9)), (1, Pass()),
                         (2, Pass()), (3, Pass()))
     match.last_winner = 0
@@ -307,7 +307,7 @@ async def _guinote_claim(pilot) -> None:
     from cardtable.ui.guinote import ClaimScreen
 
     screen = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
-    pilot.app.push_screen(ClaimScreen(screen.match.view(HUMAN)))
+    pilot.app.push_screen(ClaimScreen(screen.seat.match.view(HUMAN)))
 
 
 async def _slot_busy(pilot) -> None:

@@ -38,7 +38,7 @@ def advice_line(screen) -> str:
 
 async def human_turn(pilot, screen):
     for _ in range(100):
-        if screen.match.to_move() == HUMAN and not screen.dealing and pilot.app.screen is screen:
+        if screen.seat.match.to_move() == HUMAN and not screen.dealing and pilot.app.screen is screen:
             return
         await settle(pilot)
     raise AssertionError("the human never got the turn")
@@ -51,7 +51,7 @@ async def test_the_hint_is_the_searchs_move_computed_off_the_event_loop(tmp_path
         screen = table(app)
         await human_turn(pilot, screen)
         await pilot.press("right")        # the cursor leaves the hinted card first
-        view = screen.match.view(HUMAN)
+        view = screen.seat.match.view(HUMAN)
         await pilot.press("h")
         await settle(pilot)
         expected = screen.spec.advice.hint(view)
@@ -78,9 +78,9 @@ async def test_a_hint_that_arrives_after_the_human_played_changes_nothing(tmp_pa
         monkeypatch.setattr(workers, "hint", functools.partial(thinking.gated_hint, str(release)))
         await pilot.press("h")
         assert "thinking" in status(screen)
-        moves = len(screen.match.moves)
+        moves = len(screen.seat.match.moves)
         await pilot.press("enter", "enter")          # the human plays the card under the cursor
-        assert len(screen.match.moves) > moves
+        assert len(screen.seat.match.moves) > moves
         release.touch()
         await settle(pilot)
         assert app.thinker.answered["process"] == 1         # the hint came, late
@@ -112,7 +112,7 @@ async def test_the_checker_flags_clear_mistakes_quietly_and_the_summary_lists_th
             if isinstance(app.screen, HandEndDialog):
                 break
             await human_turn(pilot, screen)
-            view = screen.match.view(HUMAN)
+            view = screen.seat.match.view(HUMAN)
             assert screen.play(easy.choose(view), HUMAN)
             await settle(pilot)
             if advice_line(screen):
@@ -141,9 +141,9 @@ async def hard_cpu_thinking(pilot, tmp_path, monkeypatch):
             break
         await pilot.pause(0.01)
     assert started.exists(), "the CPU's decision never started"
-    seat = screen.match.to_move()
-    assert seat != HUMAN and seat in screen.bots
-    return screen, release, int(started.read_text()), len(screen.match.moves), screen.match.view(seat)
+    seat = screen.seat.match.to_move()
+    assert seat != HUMAN and screen.players[seat].startswith("cpu:")
+    return screen, release, int(started.read_text()), len(screen.seat.match.moves), screen.seat.match.view(seat)
 
 
 async def test_keys_stay_responsive_while_a_hard_cpu_decides(tmp_path, monkeypatch):
@@ -163,15 +163,15 @@ async def test_keys_stay_responsive_while_a_hard_cpu_decides(tmp_path, monkeypat
         await pilot.press("escape")
         if app.screen is screen:
             events.append("rules closed")
-        if len(screen.match.moves) == moves:
+        if len(screen.seat.match.moves) == moves:
             events.append("the CPU still deciding")
         release.touch()
         await settle(pilot)
-        if len(screen.match.moves) > moves:
+        if len(screen.seat.match.moves) > moves:
             events.append("the CPU played")
         assert events == ["decision started", "rules opened", "rules closed", "the CPU still deciding",
                           "the CPU played"]
-        assert screen.match.moves[moves] == (view.seat, screen.spec.bot("hard").choose(view))
+        assert screen.seat.match.moves[moves] == (view.seat, screen.spec.bot("hard").choose(view))
         assert app.thinker.answered["thread"] == 0
     assert app.thinker.closed and gone(pid, 5)
 
@@ -186,11 +186,11 @@ async def test_a_worker_killed_in_the_middle_of_a_decision_loses_no_move(tmp_pat
         assert gone(pid, 5)
         release.touch()
         await settle(pilot)
-        assert app.screen is screen and len(screen.match.moves) > moves
-        assert screen.match.moves[moves] == (view.seat, screen.spec.bot("hard").choose(view))
+        assert app.screen is screen and len(screen.seat.match.moves) > moves
+        assert screen.seat.match.moves[moves] == (view.seat, screen.spec.bot("hard").choose(view))
         assert app.thinker.answered["thread"] == 1
         for _ in range(50):                          # the other CPUs decide in a new worker
-            if app.thinker.answered["process"] or screen.match.to_move() == HUMAN:
+            if app.thinker.answered["process"] or screen.seat.match.to_move() == HUMAN:
                 break
             await settle(pilot)
         assert app.thinker.answered["process"] >= 1 and app.thinker.pid not in (None, pid)

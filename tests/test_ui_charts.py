@@ -25,7 +25,7 @@ async def _to_match_end(pilot, app) -> None:
             await pilot.press("n")
         elif isinstance(app.screen, ShowPanel):
             await pilot.press("escape")
-        elif screen.match.to_move() == 0:
+        elif screen.seat.match.to_move() == 0:
             await pilot.press("enter", "enter")
         await settle(pilot)
     raise AssertionError("no match end")
@@ -38,7 +38,7 @@ async def test_the_match_end_shows_the_running_score(tmp_path):
         await _to_match_end(pilot, app)
         chart = app.screen.query_one(RunningScoreChart)
         screen = next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
-        hands = [r for r in screen.match.log if r["type"] == "hand_end"]
+        hands = [r for r in screen.seat.match.log if r["type"] == "hand_end"]
         assert len(hands) == 3
         assert [label for label, _ in chart.series] == [f"gz_seat_{s}" for s in range(4)]
         for seat, (_, values) in enumerate(chart.series):

@@ -14,9 +14,8 @@ async def test_a_cpu_turn_cancelled_before_it_starts_leaves_no_coroutine_behind(
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        table._cpu_running = False
+        assert not table.seat.busy
         table.cpu_may_move = lambda: True
-        table.next_step = lambda: (1, None)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             table.schedule_cpu()

@@ -23,14 +23,14 @@ async def play_my_turn(pilot, app):
     """Keyboard only: the cursor starts on a playable card; Enter lifts it, Enter plays it."""
     screen = table(app)
     hand = screen.query_one(HandView)
-    before = len(screen.match.moves)
+    before = len(screen.seat.match.moves)
     await settle(pilot, 1)             # let the table's last refresh land (slow, loaded machines)
     await pilot.press("enter")
     await settle(pilot, 1)
     assert hand.lifted == hand.cursor
     await pilot.press("enter")
     await settle(pilot)
-    assert len(screen.match.moves) > before
+    assert len(screen.seat.match.moves) > before
 
 
 async def test_new_game_from_home_with_the_keyboard(tmp_path):
@@ -60,8 +60,8 @@ async def test_play_a_whole_hand_with_the_keyboard(tmp_path):
                 continue
             if isinstance(app.screen, ResultsScreen):
                 break
-            if screen.match.to_move() == 0 and screen.match.phase == "play":
-                hands_seen.add(screen.match.hand)
+            if screen.seat.match.to_move() == 0 and screen.seat.match.phase == "play":
+                hands_seen.add(screen.seat.match.hand)
                 await play_my_turn(pilot, app)
             else:
                 await settle(pilot)
@@ -71,7 +71,7 @@ async def test_play_a_whole_hand_with_the_keyboard(tmp_path):
         assert sum(len(m) for m in record["taken"]) == 16
         await pilot.press("n")                   # «Next hand»
         await settle(pilot)
-        assert screen.match.hand == 2
+        assert screen.seat.match.hand == 2
         assert isinstance(app.screen, (GongZhuScreen, ShowPanel))
 
 
@@ -81,20 +81,20 @@ async def test_illegal_card_is_explained_and_not_played(tmp_path):
         await settle(pilot)
         screen = table(app)
         for _ in range(50):
-            if screen.match.to_move() == 0 and len(screen.match.view(0).legal) < len(screen.match.hands[0]):
+            if screen.seat.match.to_move() == 0 and len(screen.seat.match.view(0).legal) < len(screen.seat.match.hands[0]):
                 break
-            if screen.match.to_move() == 0:
+            if screen.seat.match.to_move() == 0:
                 await play_my_turn(pilot, app)
             await settle(pilot)
         hand = screen.query_one(HandView)
-        playable = {m.card for m in screen.match.view(0).legal}
-        moves = len(screen.match.moves)
+        playable = {m.card for m in screen.seat.match.view(0).legal}
+        moves = len(screen.seat.match.moves)
         while hand.current in playable:
             await pilot.press("right")
         await pilot.press("enter")
         await pilot.press("enter")
         await settle(pilot)
-        assert len(screen.match.moves) == moves
+        assert len(screen.seat.match.moves) == moves
         status = str(screen.query_one("#gz-status").render())
         assert "must" in status or "first" in status
 
@@ -118,7 +118,7 @@ async def test_showing_panel_shows_the_chosen_cards(tmp_path):
         await pilot.press("enter")                # Enter plays with the ticked card shown
         await settle(pilot)
         screen = table(app)
-        assert len(screen.match.shown[0]) == 1
+        assert len(screen.seat.match.shown[0]) == 1
 
 
 async def test_continue_later_saves_and_resume_is_exact(tmp_path):
@@ -128,11 +128,11 @@ async def test_continue_later_saves_and_resume_is_exact(tmp_path):
         screen = table(app)
         for _ in range(3):
             for _ in range(50):               # bounded: a crashed app must fail, not hang
-                if screen.match.to_move() == 0:
+                if screen.seat.match.to_move() == 0:
                     break
                 await settle(pilot)
             await play_my_turn(pilot, app)
-        moves = list(screen.match.moves)
+        moves = list(screen.seat.match.moves)
         slot = screen.slot
         await pilot.press("escape")              # Esc continues later on every table
         await settle(pilot)
@@ -142,7 +142,7 @@ async def test_continue_later_saves_and_resume_is_exact(tmp_path):
     app = make_app(tmp_path, launch=("continue", slot))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert table(app).match.moves[: len(moves)] == moves
+        assert table(app).seat.match.moves[: len(moves)] == moves
 
 
 async def test_quit_autosaves(tmp_path):
@@ -150,7 +150,7 @@ async def test_quit_autosaves(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         slot = table(app).slot
-        moves = len(table(app).match.moves)
+        moves = len(table(app).seat.match.moves)
         await pilot.press("ctrl+q")
     match, _ = SaveStore(tmp_path / "saves").load(slot)
     assert len(match.moves) == moves
@@ -175,7 +175,7 @@ async def test_match_end_screen_names_winner_and_pig(tmp_path):
                 await pilot.press("n")
             elif isinstance(app.screen, GongZhuMatchEnd):
                 break
-            elif table(app).match.to_move() == 0:
+            elif table(app).seat.match.to_move() == 0:
                 await play_my_turn(pilot, app)
             await settle(pilot)
         assert isinstance(app.screen, GongZhuMatchEnd)
@@ -236,10 +236,10 @@ async def test_hint_names_the_card_in_words(tmp_path, lang, words):
         screen = table(app)
         for _ in range(3):
             for _ in range(50):
-                if screen.match.to_move() == 0:
+                if screen.seat.match.to_move() == 0:
                     break
                 await settle(pilot)
-            assert screen.match.to_move() == 0 and app.screen is screen
+            assert screen.seat.match.to_move() == 0 and app.screen is screen
             await pilot.press("h")
             await settle(pilot, 1)
             status = str(screen.query_one("#gz-status").render())

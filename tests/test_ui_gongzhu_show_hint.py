@@ -31,7 +31,7 @@ async def test_h_at_the_showing_panel_ticks_the_search_s_choice_and_says_why(tmp
         await pilot.press("h")
         await settle(pilot)
         screen = table(app)
-        hint = games.get("gongzhu").advice.hint(screen.match.view(0))
+        hint = games.get("gongzhu").advice.hint(screen.seat.match.view(0))
         assert [box.value for box in boxes] == [card in hint.move.cards for card in panel.cards]
         line = panel.query_one("#show-hint", Static)
         assert line.display
@@ -39,4 +39,4 @@ async def test_h_at_the_showing_panel_ticks_the_search_s_choice_and_says_why(tmp
         assert truncated(app) == []
         await pilot.press("enter")                    # Enter plays on with the hinted choice
         await settle(pilot)
-        assert tuple(screen.match.shown[0]) == tuple(hint.move.cards)
+        assert tuple(screen.seat.match.shown[0]) == tuple(hint.move.cards)

@@ -44,8 +44,8 @@ async def take_column(pilot, screen, index, count):
 async def my_turn(pilot, app):
     """Keyboard only: the hint, then Enter (choosing the strongest reading if asked), or pass."""
     screen = table(app)
-    before = len(screen.match.moves)
-    if screen.match.phase == "tribute":
+    before = len(screen.seat.match.moves)
+    if screen.seat.match.phase == "tribute":
         await pilot.press("enter")           # the recommended return (or the tribute) is preselected
     else:
         await pilot.press("h")
@@ -57,7 +57,7 @@ async def my_turn(pilot, app):
             if isinstance(app.screen, ChooserScreen):
                 await pilot.press("enter")
     await settle(pilot)
-    assert len(screen.match.moves) > before
+    assert len(screen.seat.match.moves) > before
 
 
 async def test_new_game_from_home(tmp_path):
@@ -95,7 +95,7 @@ async def test_whole_hand_with_wild_choice_and_tribute(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        level = screen.match.level
+        level = screen.seat.match.level
         columns = screen.query_one(ColumnsView)
         pairs = [i for i, c in enumerate(columns.columns) if len(c) == 2 and c[0].rank != level
                  and not c[0].is_joker][:2]
@@ -110,29 +110,29 @@ async def test_whole_hand_with_wild_choice_and_tribute(tmp_path):
         chosen = app.screen.readings[1]
         await pilot.press("2")
         await settle(pilot)
-        first = screen.match.moves[0][1]
+        first = screen.seat.match.moves[0][1]
         assert isinstance(first, Play) and (first.type, first.key) == (chosen.type, chosen.key)
         # Play the rest of the hand with hints and passes.
         for _ in range(400):
             if isinstance(app.screen, GuandanSummary):
                 break
-            if screen.match.to_move() == 0 and not isinstance(app.screen, ChooserScreen):
+            if screen.seat.match.to_move() == 0 and not isinstance(app.screen, ChooserScreen):
                 await my_turn(pilot, app)
             await settle(pilot)
         assert isinstance(app.screen, GuandanSummary)
         await pilot.press("n")
         await settle(pilot)
-        assert screen.match.hand == 2
+        assert screen.seat.match.hand == 2
         for _ in range(20):
-            if screen.match.phase != "tribute":
+            if screen.seat.match.phase != "tribute":
                 break
-            if screen.match.to_move() == 0:
+            if screen.seat.match.to_move() == 0:
                 await my_turn(pilot, app)
             await settle(pilot)
-        assert screen.match.tribute in ("single", "double")
-        assert any(isinstance(m, Tribute) for _, m in screen.match.moves)
-        assert any(isinstance(m, Return) for _, m in screen.match.moves)
-        assert screen.match.phase == "play"
+        assert screen.seat.match.tribute in ("single", "double")
+        assert any(isinstance(m, Tribute) for _, m in screen.seat.match.moves)
+        assert any(isinstance(m, Return) for _, m in screen.seat.match.moves)
+        assert screen.seat.match.phase == "play"
 
 
 async def test_escape_saves_and_resume(tmp_path):
@@ -142,11 +142,11 @@ async def test_escape_saves_and_resume(tmp_path):
         screen = table(app)
         for _ in range(3):
             for _ in range(50):               # bounded: a crashed app must fail, not hang
-                if screen.match.to_move() == 0:
+                if screen.seat.match.to_move() == 0:
                     break
                 await settle(pilot)
             await my_turn(pilot, app)
-        slot, moves = screen.slot, list(screen.match.moves)
+        slot, moves = screen.slot, list(screen.seat.match.moves)
         await pilot.press("escape")
         await settle(pilot)
     match, _ = SaveStore(tmp_path / "saves").load(slot)
@@ -181,7 +181,7 @@ def test_chooser_snapshot(snap_compare, tmp_path):
         await settle(pilot)
         screen = table(pilot.app)
         assert_human_to_move(screen, 0)
-        level = screen.match.level
+        level = screen.seat.match.level
         columns = screen.query_one(ColumnsView)
         pairs = [i for i, c in enumerate(columns.columns) if len(c) == 2 and c[0].rank != level
                  and not c[0].is_joker][:2]
@@ -206,7 +206,7 @@ def test_summary_snapshot(snap_compare, tmp_path, lang):
         await take_column(pilot, screen, next(i for i, c in enumerate(columns.columns) if c), 1)
         await pilot.press("enter")
         await settle(pilot)
-        assert len(screen.match.moves) == 104 and isinstance(pilot.app.screen, GuandanSummary)
+        assert len(screen.seat.match.moves) == 104 and isinstance(pilot.app.screen, GuandanSummary)
 
     assert snap_compare(pinned_app(tmp_path, "guandan-last-play", lang), terminal_size=(80, 24),
                         run_before=run_before)
@@ -243,7 +243,7 @@ def screen_text(app) -> str:
 
 def deal(screen, hand: str, level: int, top: tuple[int, str, str, int] | None = None) -> None:
     """Give the human ``hand`` at ``level`` (and a play of another seat to answer) and redraw."""
-    match = screen.match
+    match = screen.seat.match
     match.level = level
     match.hands[0] = cards(hand)
     match._sort()
@@ -292,7 +292,7 @@ async def test_any_card_of_a_column_by_suit_key_builds_the_wild_bomb(tmp_path):
         assert control(screen) == "Bomb of five 7s"
         await pilot.press("enter")
         await settle(pilot)
-        first = next(m for seat, m in screen.match.moves if seat == 0)
+        first = next(m for seat, m in screen.seat.match.moves if seat == 0)
         assert (first.type, first.key, sorted(first.cards)) == ("bomb", 7, sorted(cards("7S 7H 7H 7D 5H")))
 
 
@@ -369,7 +369,7 @@ async def test_a_play_that_does_not_beat_names_itself_in_both_languages(tmp_path
             await pilot.press("home", "up", "enter")
             await settle(pilot)
             assert status(screen) == words and "{" not in screen_text(app)
-            assert len(screen.match.moves) == 0
+            assert len(screen.seat.match.moves) == 0
 
 
 async def test_hint_in_the_return_and_tribute_phases_suggests_the_card(tmp_path):
@@ -379,7 +379,7 @@ async def test_hint_in_the_return_and_tribute_phases_suggests_the_card(tmp_path)
         await settle(pilot)
         screen = table(app)
         deal(screen, "3S 3D 4C 9H JS QS", 2)
-        match = screen.match
+        match = screen.seat.match
         match.pending, match.receiver_of = [("return", 0)], {3: 0}
         screen._hints = None
         screen.refresh_table()
@@ -403,8 +403,8 @@ async def test_first_hint_is_the_cheapest_and_the_cycle_goes_up(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        level = screen.match.level
-        lowest = min(rules.card_value(c, level) for c in screen.match.hands[0])
+        level = screen.seat.match.level
+        lowest = min(rules.card_value(c, level) for c in screen.seat.match.hands[0])
         await pilot.press("h")
         first = screen.query_one(ColumnsView).selection()
         assert len(first) == 1 and rules.card_value(first[0], level) == lowest
@@ -425,7 +425,7 @@ async def test_hint_does_not_beat_a_winning_partner_unless_it_goes_out(tmp_path)
         await settle(pilot)
         screen = table(app)
         deal(screen, "9S 9D KS KD 4C", 2, top=(2, "7S 7D 7C 8S 8D", "full_house", 7))
-        screen.match.hands[0] = cards("9S 9D 9C KS KD 4C")
+        screen.seat.match.hands[0] = cards("9S 9D 9C KS KD 4C")
         screen._hints = None
         screen.refresh_table()
         await pilot.press("h")
@@ -505,13 +505,13 @@ async def test_trick_winner_shown_and_last_trick_review(tmp_path):
         await settle(pilot)
         screen = table(app)
         for _ in range(60):
-            view = screen.match.view(0)
-            if view.last_winner is not None and view.top is None and not view.trick and screen.match.to_move() == 0:
+            view = screen.seat.match.view(0)
+            if view.last_winner is not None and view.top is None and not view.trick and screen.seat.match.to_move() == 0:
                 break
-            if screen.match.to_move() == 0:
+            if screen.seat.match.to_move() == 0:
                 await my_turn(pilot, app)
             await settle(pilot)
-        view = screen.match.view(0)
+        view = screen.seat.match.view(0)
         assert view.last_winner is not None
         middle = str(screen.query_one(TableView).render())
         winner = "You won the trick" if view.last_winner == 0 else f"{('You', 'Right', 'Partner', 'Left')[view.last_winner]} won the trick"
@@ -531,7 +531,7 @@ async def test_tribute_panel_until_the_first_lead(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        match = screen.match
+        match = screen.seat.match
         match.tribute = "single"
         match.tribute_moves = [("tribute", 3, 0, Card(14, "S")), ("return", 0, 3, Card(3, "D"))]
         screen.refresh_table()
@@ -549,7 +549,7 @@ async def test_level_bar_shows_the_aces_rule_and_failures(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        screen.match.a_failures = [1, 0]
+        screen.seat.match.a_failures = [1, 0]
         screen.refresh_table()
         assert "A failures 1/3 (them 0/3)" in screen_text(app)
 
@@ -616,7 +616,7 @@ def test_tribute_panel_snapshot(snap_compare, tmp_path):
         await settle(pilot)
         screen = table(pilot.app)
         assert_human_to_move(screen, 0)
-        match = screen.match
+        match = screen.seat.match
         match.tribute = "double"
         match.tribute_moves = [("tribute", 1, 0, Card(16, "*")), ("tribute", 3, 2, Card(14, "D")),
                                ("return", 0, 1, Card(3, "D"))]
@@ -640,7 +640,7 @@ async def test_a_selects_the_hints_play_and_enter_plays_it(tmp_path, example, mo
         screen = table(app)
         if moves is not None:
             assert_human_to_move(screen, moves)
-        before = len(screen.match.moves)
+        before = len(screen.seat.match.moves)
         assert screen.check_action("take_advice", ()) is True
         await pilot.press("a")
         await settle(pilot)
@@ -658,7 +658,7 @@ async def test_a_selects_the_hints_play_and_enter_plays_it(tmp_path, example, mo
         if isinstance(app.screen, ChooserScreen):
             await pilot.press("enter")
             await settle(pilot)
-        seat, played = screen.match.moves[before]
+        seat, played = screen.seat.match.moves[before]
         assert seat == 0 and (played.type, played.key, sorted(played.cards)) == (
             hint.move.type, hint.move.key, sorted(hint.move.cards))
 

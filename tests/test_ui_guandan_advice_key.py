@@ -18,8 +18,8 @@ def answer_a_big_joker(screen: GuandanScreen) -> None:
     deal(screen, "9S 9D 4C 5H KD", 2)
     joker = cards("BJ")
     combo = rules.classify(joker, 2)[0]
-    screen.match.top = TopPlay(1, tuple(joker), combo)
-    screen.match.actions = [None, Play(tuple(joker), combo.type, combo.key), None, None]
+    screen.seat.match.top = TopPlay(1, tuple(joker), combo)
+    screen.seat.match.actions = [None, Play(tuple(joker), combo.type, combo.key), None, None]
     screen.refresh_table()
 
 
@@ -42,10 +42,10 @@ async def test_a_pass_hint_names_p_and_not_a(tmp_path, lang):
         assert PASS_KEY[lang] in line and TAKE_KEY[lang] not in line
         assert screen.query_one(ColumnsView).selection() == []     # a cleared the selection and said so
         assert str(screen.query_one("#gd-status").render()) == t("gd_advice_pass")
-        before = len(screen.match.moves)
+        before = len(screen.seat.match.moves)
         await pilot.press("p")                                      # and p is what passes
         await settle(pilot)
-        assert screen.match.moves[before] == (0, Pass())
+        assert screen.seat.match.moves[before] == (0, Pass())
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "zh"])

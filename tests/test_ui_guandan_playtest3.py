@@ -52,8 +52,8 @@ async def test_a_whole_guandan_hand_at_the_default_speed_is_in_the_statistics(tm
         for _ in range(400):
             if isinstance(app.screen, GuandanSummary):
                 break
-            if screen.pending_results is None and screen.match.to_move() == 0 and not screen.dealing:
-                screen.play(bot.choose(screen.match.view(0)), 0)
+            if screen.pending_results is None and screen.seat.match.to_move() == 0 and not screen.dealing:
+                screen.play(bot.choose(screen.seat.match.view(0)), 0)
             await settle(pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, GuandanSummary))
         rows = await app.statistics.call("summary")
@@ -76,7 +76,7 @@ async def test_the_counters_say_not_yet_played(tmp_path, lang, words, wrong):
 # ---------------------------------------------------------------- 3. choosing cards while the CPUs play
 def _cpu_turn(screen) -> None:
     """Pretend a CPU is to move (its decision not yet made): the human's cards stay the same."""
-    screen.match.turn = 1
+    screen.seat.match.turn = 1
     screen._view = None
     screen.refresh_table()
 
@@ -106,8 +106,8 @@ async def test_cursor_take_put_back_and_clear_work_while_the_cpus_move(tmp_path)
         chosen = columns.selection()
         await pilot.press("enter")                   # playing waits for the turn
         await settle(pilot)
-        assert not any(seat == 0 for seat, _ in screen.match.moves[1:]) and columns.selection() == chosen
-        screen.match.turn = 0                        # the turn comes: the selection is still there
+        assert not any(seat == 0 for seat, _ in screen.seat.match.moves[1:]) and columns.selection() == chosen
+        screen.seat.match.turn = 0                        # the turn comes: the selection is still there
         screen._view = None
         screen.refresh_table()
         assert columns.selection() == chosen and screen.query_one(PlayControl).label != "Play"
@@ -135,7 +135,7 @@ async def test_a_selection_that_is_not_a_play_says_why_once(tmp_path, hand, leve
         assert reason in status(screen) and "Not a play" not in status(screen)
         await pilot.press("enter")
         await settle(pilot)
-        assert reason in status(screen) and not screen.match.moves
+        assert reason in status(screen) and not screen.seat.match.moves
 
 
 async def test_an_ace_against_the_level_card_says_the_level_card_is_higher(tmp_path):
@@ -160,7 +160,7 @@ async def test_p_while_leading_and_enter_with_nothing_say_why(tmp_path):
         assert status(screen) == "You lead: you may not pass."
         await pilot.press("enter")
         await settle(pilot)
-        assert status(screen).startswith("Nothing taken yet") and not screen.match.moves
+        assert status(screen).startswith("Nothing taken yet") and not screen.seat.match.moves
 
 
 # ---------------------------------------------------------------- 6. the suit keys need Shift: said so
@@ -172,7 +172,7 @@ async def test_the_suit_keys_say_they_need_shift(tmp_path, lang, shift):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         screen = table(app)
-        screen.match.turn = 0
+        screen.seat.match.turn = 0
         screen._view = None
         screen.refresh_table()
         assert shift in status(screen)                   # nothing taken: the status line names the keys
@@ -471,8 +471,8 @@ async def test_the_wild_stays_marked_on_the_seat_plates_and_the_table(tmp_path):
         deal(screen, "3C 9D AS KS", 5)
         played = cards("5H 6C 6D 6H")                           # 5♥ (wild) 6♣ 6♦ 6♥: a bomb of four 6s
         combo = next(c for c in rules.classify(played, 5) if c.type == "bomb")
-        screen.match.top = TopPlay(3, tuple(played), combo)
-        screen.match.actions = [None, None, None, Play(tuple(played), combo.type, combo.key)]
+        screen.seat.match.top = TopPlay(3, tuple(played), combo)
+        screen.seat.match.actions = [None, None, None, Play(tuple(played), combo.type, combo.key)]
         screen._view = None
         screen.refresh_table()
         await settle(pilot)
@@ -494,8 +494,8 @@ async def test_chinese_table_text_uses_full_width_punctuation_and_aligned_joker_
         deal(screen, "10S 10D KS SJ BJ BJ", 5)
         played = cards("9C 9D")
         combo = next(c for c in rules.classify(played, 5) if c.type == "pair")
-        screen.match.top = TopPlay(2, tuple(played), combo)
-        screen.match.actions = [None, None, Play(tuple(played), combo.type, combo.key), None]
+        screen.seat.match.top = TopPlay(2, tuple(played), combo)
+        screen.seat.match.actions = [None, None, Play(tuple(played), combo.type, combo.key), None]
         screen._view = None
         screen.refresh_table()
         await settle(pilot)

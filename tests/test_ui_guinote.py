@@ -36,8 +36,8 @@ async def play_a_card(pilot, app):
     Enter plays it. For tests that need a hand played well, not a hint judged."""
     screen = table(app)
     hand = screen.query_one(HandView)
-    before = len(screen.match.moves)
-    move = NORMAL.choose(screen.match.view(0))
+    before = len(screen.seat.match.moves)
+    move = NORMAL.choose(screen.seat.match.view(0))
     if isinstance(move, (Exchange, Cante)):
         await pilot.press("p" if isinstance(move, Exchange) else move.suit.lower())
         await settle(pilot)
@@ -47,12 +47,12 @@ async def play_a_card(pilot, app):
         await pilot.press("right" if hand.cursor < target else "left")
     await pilot.press("enter", "enter")
     await settle(pilot)
-    assert len(screen.match.moves) > before
+    assert len(screen.seat.match.moves) > before
 
 
 async def play_hint(pilot, app):
     screen = table(app)
-    before = len(screen.match.moves)
+    before = len(screen.seat.match.moves)
     await pilot.press("h")
     await settle(pilot)              # the hint is the search's, computed in a worker
     hand = screen.query_one(HandView)
@@ -64,7 +64,7 @@ async def play_hint(pilot, app):
         return
     await pilot.press("enter")
     await settle(pilot)
-    assert len(screen.match.moves) > before
+    assert len(screen.seat.match.moves) > before
 
 
 async def test_new_game_from_home(tmp_path):
@@ -94,18 +94,18 @@ async def test_whole_hand_with_keyboard_exchange_and_cante(tmp_path):
                 break
             if isinstance(app.screen, ClaimScreen):
                 await pilot.press("n")
-            elif screen.match.to_move() == 0:
+            elif screen.seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
             await settle(pilot)
         assert isinstance(app.screen, SummaryScreen)
-        mine = [move for seat, move in screen.match.moves if seat == 0]
+        mine = [move for seat, move in screen.seat.match.moves if seat == 0]
         assert any(isinstance(m, Exchange) for m in mine), "the armed exchange fired"
         assert any(isinstance(m, Cante) for m in mine), "an armed cante fired"
         record = app.screen.record
         assert record["hand"] == 1 and sum(record["points"]) in range(131)
         await pilot.press("n")
         await settle(pilot)
-        assert screen.match.hand == 2
+        assert screen.seat.match.hand == 2
 
 
 async def test_illegal_card_in_arrastre_is_explained(tmp_path):
@@ -114,7 +114,7 @@ async def test_illegal_card_in_arrastre_is_explained(tmp_path):
         await settle(pilot)
         screen = table(app)
         for _ in range(200):
-            match = screen.match
+            match = screen.seat.match
             if (match.to_move() == 0 and len(match.tricks) >= 4 and match.trick
                     and len(match.view(0).legal) < len(match.hands[0])):
                 break
@@ -124,13 +124,13 @@ async def test_illegal_card_in_arrastre_is_explained(tmp_path):
                 await play_a_card(pilot, app)
             await settle(pilot)
         hand = screen.query_one(HandView)
-        legal = {m.card for m in screen.match.view(0).legal if hasattr(m, "card")}
+        legal = {m.card for m in screen.seat.match.view(0).legal if hasattr(m, "card")}
         while hand.current in legal:
             await pilot.press("right")
-        moves = len(screen.match.moves)
+        moves = len(screen.seat.match.moves)
         await pilot.press("enter", "enter")
         await settle(pilot)
-        assert len(screen.match.moves) == moves
+        assert len(screen.seat.match.moves) == moves
         assert "must" in str(screen.query_one("#gn-status").render())
 
 
@@ -148,21 +148,21 @@ async def test_vueltas_claim_prompt(tmp_path):
         for _ in range(400):
             if isinstance(app.screen, ClaimScreen):
                 asked = True
-                total = screen.match.view(0).total(0)
+                total = screen.seat.match.view(0).total(0)
                 await pilot.press("y" if total > 100 else "n")
                 await settle(pilot)
                 if total > 100:
                     break
             elif isinstance(app.screen, SummaryScreen):
                 await pilot.press("n")
-            elif screen.match.to_move() == 0:
+            elif screen.seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
-            if screen.match.hand > 2:
+            if screen.seat.match.hand > 2:
                 break
             await settle(pilot)
     assert asked
-    claims = [m for s, m in screen.match.moves if isinstance(m, Claim)]
-    ends = [r for r in screen.match.log if r["type"] == "hand_end"]
+    claims = [m for s, m in screen.seat.match.moves if isinstance(m, Claim)]
+    ends = [r for r in screen.seat.match.log if r["type"] == "hand_end"]
     assert ends[0]["winner"] is None
     if claims:
         assert any(r["claim"] is not None for r in ends)
@@ -194,11 +194,11 @@ async def test_escape_saves_and_resume_continues_the_trick(tmp_path):
         screen = table(app)
         for _ in range(3):
             for _ in range(50):               # bounded: a crashed app must fail, not hang
-                if screen.match.to_move() == 0:
+                if screen.seat.match.to_move() == 0:
                     break
                 await settle(pilot)
             await play_a_card(pilot, app)
-        slot, moves = screen.slot, list(screen.match.moves)
+        slot, moves = screen.slot, list(screen.seat.match.moves)
         await pilot.press("escape")
         await settle(pilot)
     match, _ = SaveStore(tmp_path / "saves").load(slot)
@@ -206,7 +206,7 @@ async def test_escape_saves_and_resume_continues_the_trick(tmp_path):
     app = make_app(tmp_path, launch=("continue", slot))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert table(app).match.moves[: len(moves)] == moves
+        assert table(app).seat.match.moves[: len(moves)] == moves
 
 
 async def test_match_end(tmp_path):
@@ -232,7 +232,7 @@ async def test_match_end(tmp_path):
                 break
             if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
-            elif table(app).match.to_move() == 0:
+            elif table(app).seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
             await settle(pilot)
         assert isinstance(app.screen, MatchEndScreen)
@@ -246,10 +246,10 @@ SNAPSHOT_LANGS = ["en", "es", "zh"]
 async def play_my_card(pilot, app):
     """Keyboard only: Enter lifts the card under the cursor, Enter plays it."""
     screen = table(app)
-    before = len(screen.match.moves)
+    before = len(screen.seat.match.moves)
     await pilot.press("enter", "enter")
     await settle(pilot)
-    assert len(screen.match.moves) == before + 1
+    assert len(screen.seat.match.moves) == before + 1
 
 
 @pytest.mark.parametrize("lang", SNAPSHOT_LANGS)
@@ -286,7 +286,7 @@ async def _until_exchange_prompt(pilot, app):
             return screen
         if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
             await pilot.press("n")
-        elif screen.match.to_move() == 0:
+        elif screen.seat.match.to_move() == 0:
             await play_a_card(pilot, app)
         await settle(pilot)
     raise AssertionError("the exchange was never offered")
@@ -299,7 +299,7 @@ async def test_exchange_prompted_before_the_draw(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = await _until_exchange_prompt(pilot, app)
-        match = screen.match
+        match = screen.seat.match
         assert match.pending_draw is not None and [len(h) for h in match.hands] == [5, 5, 5, 5]
         assert app.screen.focused.id == "yes"
         stock, pinta, winner = list(match.stock), match.pinta, match.winners[-1]
@@ -319,7 +319,7 @@ async def test_exchange_prompt_keep_and_later(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = await _until_exchange_prompt(pilot, app)
-        match = screen.match
+        match = screen.seat.match
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, ExchangeScreen) and match.pending_draw is not None
@@ -343,14 +343,14 @@ async def test_armed_exchange_fires_before_the_draw(tmp_path):
         await pilot.press("p")
         assert screen.armed_exchange
         for _ in range(120):
-            if any(s == 0 and isinstance(m, Exchange) for s, m in screen.match.moves):
+            if any(s == 0 and isinstance(m, Exchange) for s, m in screen.seat.match.moves):
                 break
             assert not isinstance(app.screen, ExchangeScreen), "armed: no question"
             if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
                 await pilot.press("n")
-            elif screen.match.to_move() == 0:
+            elif screen.seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
             await settle(pilot)
-        index = next(i for i, (s, m) in enumerate(screen.match.moves) if s == 0 and isinstance(m, Exchange))
-        replay = type(screen.match).replay(screen.match.options, screen.match.seed, screen.match.moves[:index])
+        index = next(i for i, (s, m) in enumerate(screen.seat.match.moves) if s == 0 and isinstance(m, Exchange))
+        replay = type(screen.seat.match).replay(screen.seat.match.options, screen.seat.match.seed, screen.seat.match.moves[:index])
         assert replay.pending_draw is not None and replay.exchange_seat == 0   # fired before the draw

@@ -44,7 +44,7 @@ async def test_status_line_names_the_card_in_full_when_your_turn_comes(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        assert screen.match.to_move() == 0
+        assert screen.seat.match.to_move() == 0
         hand = screen.hand_widget()
         assert str(screen.query_one("#gn-status").render()) == ui.card_name(hand.current)
         assert " de " in screen.status          # the Spanish deck's own names, in English too
@@ -97,13 +97,13 @@ async def test_cantes_are_announced_in_the_trick_area_not_in_notices(tmp_path):
         screen = table(app)
         seen = None
         for _ in range(300):
-            sung = [(s, m) for s, m in screen.match.moves if isinstance(m, Cante)]
+            sung = [(s, m) for s, m in screen.seat.match.moves if isinstance(m, Cante)]
             if sung and screen.news:
                 seen = screen.news[-1]
                 break
             if isinstance(app.screen, (SummaryScreen, ClaimScreen, ExchangeScreen)):
                 await pilot.press("n")
-            elif screen.match.to_move() == 0:
+            elif screen.seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
             await settle(pilot)
         assert seen is not None
@@ -119,15 +119,15 @@ async def test_your_own_cantes_sit_on_your_plate(tmp_path):
         for key in "ocebp":
             await pilot.press(key)
         for _ in range(300):
-            if any(s == 0 and isinstance(m, Cante) for s, m in screen.match.moves) or screen.match.hand > 1:
+            if any(s == 0 and isinstance(m, Cante) for s, m in screen.seat.match.moves) or screen.seat.match.hand > 1:
                 break
             if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
                 await pilot.press("n")
-            elif screen.match.to_move() == 0:
+            elif screen.seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
             await settle(pilot)
-        mine = [m for s, m in screen.match.moves if s == 0 and isinstance(m, Cante)]
-        assert mine and screen.match.hand == 1
+        mine = [m for s, m in screen.seat.match.moves if s == 0 and isinstance(m, Cante)]
+        assert mine and screen.seat.match.hand == 1
         suit = ui.suit_name(mine[0].suit)
         assert "You · " in trick_text(screen) and suit in trick_text(screen).split("You · ")[1]
 
@@ -156,11 +156,11 @@ async def test_armed_exchange_is_dropped_when_it_can_no_longer_happen(tmp_path):
         await pilot.press("p")
         assert screen.armed_exchange
         for _ in range(200):
-            if screen.match.pinta_taker is not None or screen.match.hand > 1:
+            if screen.seat.match.pinta_taker is not None or screen.seat.match.hand > 1:
                 break
             if isinstance(app.screen, (SummaryScreen, ClaimScreen)):
                 await pilot.press("n")
-            elif screen.match.to_move() == 0:
+            elif screen.seat.match.to_move() == 0:
                 await play_a_card(pilot, app)
             await settle(pilot)
         assert not screen.armed_exchange

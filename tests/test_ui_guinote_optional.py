@@ -47,8 +47,8 @@ async def play_the_hand(pilot, app) -> GuinoteScreen:
         if screen.window_waits():        # the partner to lead, the human may sing: Enter plays on
             await pilot.press("enter")
             continue
-        assert app.screen is screen and screen.match.to_move() == 0
-        assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+        assert app.screen is screen and screen.seat.match.to_move() == 0
+        assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
     raise AssertionError("the hand did not end")
 
 
@@ -75,7 +75,7 @@ async def test_the_partners_optional_moves_are_chosen_off_the_event_loop(tmp_pat
     app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), SEED, "normal"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await play_the_hand(pilot, app)
-        moves = list(screen.match.moves)
+        moves = list(screen.seat.match.moves)
     assert moves == reference_hand(SEED)
     assert (2, Cante("C")) in moves and (0, Cante("O")) in moves      # the partner's cante, then the human's
     assert asked and (2, False) in asked
@@ -110,7 +110,7 @@ async def test_at_a_search_table_they_go_to_the_thinker(tmp_path):
     app.thinker = Thinker()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await play_the_hand(pilot, app)
-        moves = list(screen.match.moves)
+        moves = list(screen.seat.match.moves)
     assert moves == reference_hand(SEED)
     assert (2, False) in questions and not any(on_loop for _, on_loop in questions)
 
@@ -143,7 +143,7 @@ async def test_a_lead_waits_for_the_partners_cante(tmp_path, monkeypatch):
         for _ in range(200):                           # the human plays until the partner is asked
             for _ in range(100):
                 await pilot.pause(0.01)
-                if waiting.is_set() or (not screen._cpu_running and (screen.match.to_move() == 0
+                if waiting.is_set() or (not screen._cpu_running and (screen.seat.match.to_move() == 0
                                                                       or screen.window_waits())):
                     break
             if waiting.is_set():
@@ -151,19 +151,19 @@ async def test_a_lead_waits_for_the_partners_cante(tmp_path, monkeypatch):
             if isinstance(app.screen, ExchangeScreen) or screen.window_waits():
                 await pilot.press("enter")
                 continue
-            assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
-        assert waiting.is_set() and screen.match.to_move() == 0
-        moves = len(screen.match.moves)
-        lead = next(m for m in screen.match.legal_moves(0) if isinstance(m, Play))
+            assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
+        assert waiting.is_set() and screen.seat.match.to_move() == 0
+        moves = len(screen.seat.match.moves)
+        lead = next(m for m in screen.seat.match.legal_moves(0) if isinstance(m, Play))
         assert not screen.play(lead, 0)
-        assert len(screen.match.moves) == moves
+        assert len(screen.seat.match.moves) == moves
         assert "Partner has not finished" in screen.status
         gate.set()
         await settle(pilot)
-        assert screen.match.moves[moves] == (2, Cante("C"))
+        assert screen.seat.match.moves[moves] == (2, Cante("C"))
         assert "has not finished" not in screen.status          # the word goes once the partner is done
         assert screen.play(lead, 0)
-        assert (0, lead) in screen.match.moves[moves:]
+        assert (0, lead) in screen.seat.match.moves[moves:]
 
 
 async def test_a_lead_during_the_partners_pause_waits_too(tmp_path, monkeypatch):
@@ -184,18 +184,18 @@ async def test_a_lead_during_the_partners_pause_waits_too(tmp_path, monkeypatch)
         screen = table(app)
         for _ in range(3000):
             await pilot.pause(0.02)
-            if screen._optional_step is not None:
+            if screen.seat.waiting_for() is not None:
                 break
             if isinstance(app.screen, ExchangeScreen) or (screen.window_waits() and not screen._cpu_running):
                 await pilot.press("enter")
-            elif screen.match.to_move() == 0 and not screen._cpu_running and app.screen is screen:
-                assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
-        assert screen._optional_step is not None and screen.match.to_move() == 0
-        moves = len(screen.match.moves)
-        lead = next(m for m in screen.match.legal_moves(0) if isinstance(m, Play))
+            elif screen.seat.match.to_move() == 0 and not screen._cpu_running and app.screen is screen:
+                assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
+        assert screen.seat.waiting_for() is not None and screen.seat.match.to_move() == 0
+        moves = len(screen.seat.match.moves)
+        lead = next(m for m in screen.seat.match.legal_moves(0) if isinstance(m, Play))
         assert not screen.play(lead, 0)
         await settle(pilot)
-        assert screen.match.moves[moves:] == [(2, Cante("C"))]
+        assert screen.seat.match.moves[moves:] == [(2, Cante("C"))]
         assert screen.play(lead, 0)
         await settle(pilot)
-        assert screen.match.moves[moves + 1] == (0, lead) and len(screen.match.moves) > moves + 2   # seat 1 played
+        assert screen.seat.match.moves[moves + 1] == (0, lead) and len(screen.seat.match.moves) > moves + 2   # seat 1 played

@@ -8,7 +8,7 @@ from cardtable.sim import next_cpu_move
 from cardtable.ui.guinote import ExchangeScreen, GuinoteScreen
 from tests.test_guinote_exchange_fairness import STOCK, keep_through_the_phase, seven_of, swapped
 from tests.test_ui_views import screen_text
-from tests.ui_helpers import make_app, settle
+from tests.ui_helpers import ViewOnlySeat, make_app, settle
 
 SPEC = games.get("guinote")
 PLAYERS = ["human", "cpu:normal", "cpu:normal", "cpu:normal"]
@@ -39,11 +39,11 @@ async def test_a_human_asked_without_the_seven_is_not_stopped(tmp_path):
         await settle(pilot)
         table = app.screen
         assert isinstance(table, GuinoteScreen) and not isinstance(app.screen, ExchangeScreen)
-        played = table.match.moves[before:]
+        played = table.seat.match.moves[before:]
         assert played[0] == (0, KeepSeven(seven_of(match)))
-        assert table.match.pending_draw is None and len(table.match.tricks) >= len(match.tricks)
+        assert table.seat.match.pending_draw is None and len(table.seat.match.tricks) >= len(match.tricks)
         assert table._exchange_asked is None and not table.exchange_open       # never asked
-        assert table.match.to_move() == 0                                      # waiting on your card
+        assert table.seat.match.to_move() == 0                                      # waiting on your card
 
 
 async def test_your_screen_is_the_same_wherever_the_seven_is(tmp_path):
@@ -61,13 +61,13 @@ async def test_your_screen_is_the_same_wherever_the_seven_is(tmp_path):
         await settle(pilot)
         table = app.screen
         assert isinstance(table, GuinoteScreen)
-        real = table.match
+        real = table.seat
         try:
             steps = 0
             for _ in keep_through_the_phase(a, b, c):
                 texts = []
                 for match in (a, b, c):
-                    table.match = match
+                    table.seat = ViewOnlySeat(match)
                     table.refresh_table()
                     table.refresh_bindings()
                     await settle(pilot)
@@ -76,4 +76,4 @@ async def test_your_screen_is_the_same_wherever_the_seven_is(tmp_path):
                 steps += 1
             assert steps == 3
         finally:
-            table.match = real
+            table.seat = real

@@ -48,22 +48,22 @@ async def test_the_partner_waits_while_you_may_sing_after_its_trick(tmp_path, sp
         screen = await open_table(pilot, app)
         for _ in range(40):
             await wait_until(pilot, lambda: not screen._cpu_running and not screen.dealing
-                             and (screen.match.to_move() == 0 or screen.window_waits()
+                             and (screen.seat.match.to_move() == 0 or screen.window_waits()
                                   or isinstance(app.screen, ExchangeScreen)), timeout=60)
-            if screen.window_waits() or len(screen.match.moves) >= 8:
+            if screen.window_waits() or len(screen.seat.match.moves) >= 8:
                 break
             if isinstance(app.screen, ExchangeScreen):
                 await pilot.press("enter")
                 continue
-            assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+            assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
         await settle(pilot)
-        assert len(screen.match.moves) == 8, "the partner did not lead over the human's window"
-        assert screen.match.to_move() == 2 and Cante("O") in screen.match.legal_moves(0)
+        assert len(screen.seat.match.moves) == 8, "the partner did not lead over the human's window"
+        assert screen.seat.match.to_move() == 2 and Cante("O") in screen.seat.match.legal_moves(0)
         assert screen.window_waits()
         assert "You may sing: o" in trick_text(screen) and "Enter: play on" in trick_text(screen)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: len(screen.match.moves) > 8, timeout=30)
-        assert screen.match.moves[8][0] == 2 and isinstance(screen.match.moves[8][1], Play)
+        await wait_until(pilot, lambda: len(screen.seat.match.moves) > 8, timeout=30)
+        assert screen.seat.match.moves[8][0] == 2 and isinstance(screen.seat.match.moves[8][1], Play)
 
 
 async def test_you_may_sing_in_the_partners_window(tmp_path):
@@ -73,17 +73,17 @@ async def test_you_may_sing_in_the_partners_window(tmp_path):
         screen = await open_table(pilot, app)
         for _ in range(40):
             await wait_until(pilot, lambda: not screen._cpu_running and (
-                screen.match.to_move() == 0 or screen.window_waits() or isinstance(app.screen, ExchangeScreen)))
+                screen.seat.match.to_move() == 0 or screen.window_waits() or isinstance(app.screen, ExchangeScreen)))
             if screen.window_waits():
                 break
             if isinstance(app.screen, ExchangeScreen):
                 await pilot.press("enter")
                 continue
-            assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+            assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
         await pilot.press("o")
-        await wait_until(pilot, lambda: len(screen.match.moves) > 9, timeout=10)
-        assert screen.match.moves[8] == (0, Cante("O"))
-        assert screen.match.moves[9][0] == 2
+        await wait_until(pilot, lambda: len(screen.seat.match.moves) > 9, timeout=10)
+        assert screen.seat.match.moves[8] == (0, Cante("O"))
+        assert screen.seat.match.moves[9][0] == 2
 
 
 # -- 2: the order of a window: armed cantes first, then the claim with the updated score
@@ -111,10 +111,10 @@ async def test_an_armed_cante_comes_before_the_claim_question_and_the_table_stay
         assert screen.play(card, 0)
         await wait_until(pilot, lambda: isinstance(app.screen, ClaimScreen), timeout=10)
         await settle(pilot)
-        sung = [move for seat, move in screen.match.moves if seat == 0 and isinstance(move, Cante)]
+        sung = [move for seat, move in screen.seat.match.moves if seat == 0 and isinstance(move, Cante)]
         assert Cante("C") in sung, "the armed cante is sung before the claim question"
-        assert Claim() not in [m for _, m in screen.match.moves]
-        view = screen.match.view(0)
+        assert Claim() not in [m for _, m in screen.seat.match.moves]
+        view = screen.seat.match.view(0)
         score = str(screen.query_one("#gn-score").render())
         assert f"cantes {view.cante_points(0)}" in score and view.cante_points(0) >= 20
         # The trick just won and the score are not under the question (80×24).
@@ -142,13 +142,13 @@ async def test_you_may_claim_yourself_after_playing_on(tmp_path):
         await wait_until(pilot, lambda: isinstance(app.screen, ClaimScreen), timeout=10)
         await pilot.press("n")
         await settle(pilot)
-        assert app.screen is screen and Claim() in screen.match.legal_moves(0)
+        assert app.screen is screen and Claim() in screen.seat.match.legal_moves(0)
         await pilot.press("a")
         await settle(pilot)
         assert isinstance(app.screen, ClaimScreen)
         await pilot.press("y")
         await wait_until(pilot, lambda: isinstance(app.screen, SummaryScreen), timeout=10)
-        assert (0, Claim()) in screen.match.moves
+        assert (0, Claim()) in screen.seat.match.moves
 
 
 async def test_the_claims_yes_key_is_s_in_spanish(tmp_path):
@@ -200,9 +200,9 @@ async def test_an_opponents_20_in_arrastre_never_shows_its_suit(tmp_path):
     app = make_app(tmp_path, launch=("continue", "left"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, app)
-        await wait_until(pilot, lambda: any(isinstance(m, Cante) for _, m in screen.match.moves[16:]), timeout=10)
+        await wait_until(pilot, lambda: any(isinstance(m, Cante) for _, m in screen.seat.match.moves[16:]), timeout=10)
         await settle(pilot)
-        assert screen.match.moves[16] == (3, Cante("O"))
+        assert screen.seat.match.moves[16] == (3, Cante("O"))
         text = trick_text(screen) + plates_text(screen)
         assert "Left sings 20" in text and "in oros" not in text and "20 oros" not in text
         assert "20 (?)" in plates_text(screen)
@@ -217,7 +217,7 @@ async def test_the_partners_20_in_arrastre_shows_only_after_v(tmp_path):
     app = make_app(tmp_path, launch=("continue", "partner"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, app)
-        await wait_until(pilot, lambda: (2, Cante("C")) in screen.match.moves, timeout=10)
+        await wait_until(pilot, lambda: (2, Cante("C")) in screen.seat.match.moves, timeout=10)
         await settle(pilot)
         assert "Partner sings 20" in trick_text(screen) and "copas" not in trick_text(screen)
         north = str(screen.query_one("#gn-north").render())
@@ -309,16 +309,16 @@ async def test_an_armed_cante_goes_dark_when_its_sota_is_played(tmp_path):
     app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 7, "normal"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, app)
-        await wait_until(pilot, lambda: screen.match.to_move() == 0 and not screen._cpu_running
+        await wait_until(pilot, lambda: screen.seat.match.to_move() == 0 and not screen._cpu_running
                          and not screen.dealing, timeout=10)
         await pilot.press("o")
         assert screen.armed_cantes == {"O"}
         assert "sing: o" in str(screen.query_one("#gn-score").render())
-        assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+        assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
         from cardtable.cards import SpanishCard
 
         sota = SpanishCard(10, "O")
-        await wait_until(pilot, lambda: sota in screen.match.view(0).played, timeout=10)
+        await wait_until(pilot, lambda: sota in screen.seat.match.view(0).played, timeout=10)
         await settle(pilot)
         assert screen.armed_cantes == set()
         assert "sing:" not in str(screen.query_one("#gn-score").render())
@@ -334,7 +334,7 @@ async def test_arming_an_impossible_cante_is_refused_with_the_reason(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(pilot, app)
         await settle(pilot)
-        hand = screen.match.view(0).hand
+        hand = screen.seat.match.view(0).hand
         suit = next(s for s in "OCEB" if not rules.can_sing(hand, s))
         await pilot.press(suit.lower())
         assert screen.armed_cantes == set()
@@ -438,13 +438,13 @@ async def test_the_window_prompt_fits_80_columns_in_spanish(tmp_path):
         screen = await open_table(pilot, app)
         for _ in range(40):
             await wait_until(pilot, lambda: not screen._cpu_running and (
-                screen.match.to_move() == 0 or screen.window_waits() or isinstance(app.screen, ExchangeScreen)))
+                screen.seat.match.to_move() == 0 or screen.window_waits() or isinstance(app.screen, ExchangeScreen)))
             if screen.window_waits():
                 break
             if isinstance(app.screen, ExchangeScreen):
                 await pilot.press("enter")
                 continue
-            assert screen.play(NORMAL.choose(screen.match.view(0)), 0)
+            assert screen.play(NORMAL.choose(screen.seat.match.view(0)), 0)
         await settle(pilot)
         assert "Puedes cantar: o · Enter: seguir" in trick_text(screen)
         assert truncated(app) == []

@@ -31,7 +31,7 @@ def table(app) -> GameScreen:
 
 async def wait_for_my_turn(pilot, screen):
     for _ in range(50):                       # bounded: a crashed app must fail, not hang
-        if screen.match.to_move() == 0:
+        if screen.seat.match.to_move() == 0:
             return
         await settle(pilot)
     raise AssertionError("the human never got the turn")
@@ -48,7 +48,7 @@ async def test_a_click_on_a_card_reaches_the_table_as_hand_view_chosen(tmp_path,
         await wait_for_my_turn(pilot, screen)
         await settle(pilot)
         hand = screen.query_one(HandView)
-        view = screen.match.view(0)
+        view = screen.seat.match.view(0)
         playable = {getattr(move, "card", None) for move in view.legal}
         index = next(i for i, card in enumerate(hand.cards) if card in playable)
         await pilot.click(HandView, offset=(hand._offset() + index * hand.SLOT + 1, 1))
@@ -56,10 +56,10 @@ async def test_a_click_on_a_card_reaches_the_table_as_hand_view_chosen(tmp_path,
         chosen = posted(seen, HandView.Chosen)
         assert [(m.control, m.index) for m in chosen] == [(hand, index)]
         assert hand.cursor == index and hand.lifted == index          # the screen's handler lifted it
-        before = len(screen.match.moves)
+        before = len(screen.seat.match.moves)
         await pilot.click(HandView, offset=(hand._offset() + index * hand.SLOT + 1, 0))  # the lifted card
         await settle(pilot)
-        assert screen.match.moves[before][0] == 0                         # ... and the second click played it
+        assert screen.seat.match.moves[before][0] == 0                         # ... and the second click played it
 
 
 async def test_column_clicks_and_the_play_control_reach_the_guandan_table_as_messages(tmp_path):
@@ -80,7 +80,7 @@ async def test_column_clicks_and_the_play_control_reach_the_guandan_table_as_mes
         await pilot.click(PlayControl)
         await settle(pilot)
         assert [m.control for m in posted(seen, PlayControl.Pressed)] == [screen.query_one(PlayControl)]
-        seat, move = screen.match.moves[0]
+        seat, move = screen.seat.match.moves[0]
         assert seat == 0 and list(move.cards) == taken                    # the screen's action_play played it
 
 

@@ -55,7 +55,7 @@ async def test_guandan_says_pass_when_nothing_beats_a_winning_partner(tmp_path):
         await settle(pilot)
         screen = table(app)
         assert isinstance(screen, GuandanScreen)
-        moves = len(screen.match.moves)
+        moves = len(screen.seat.match.moves)
         assert_human_to_move(screen, moves)
         await pilot.press("h")
         await settle(pilot)
@@ -64,7 +64,7 @@ async def test_guandan_says_pass_when_nothing_beats_a_winning_partner(tmp_path):
         assert gd_status(screen) == "No play beats the table: pass."
         await pilot.press("enter")
         assert gd_status(screen) == "No play beats the table: pass."
-        assert len(screen.match.moves) == moves             # nothing was played or passed
+        assert len(screen.seat.match.moves) == moves             # nothing was played or passed
 
 
 # ---------------------------------------------------------------- Gong Zhu: the showing panel
@@ -89,7 +89,7 @@ async def test_gongzhu_show_panel_moves_between_the_cards_with_the_arrows(tmp_pa
         assert app.screen.focused is boxes[0]
         await pilot.press("enter")                  # shows the Goat and plays on
         await settle(pilot)
-        assert [card.code for card in table(app).match.shown[0]] == ["JD"]
+        assert [card.code for card in table(app).seat.match.shown[0]] == ["JD"]
 
 
 # ---------------------------------------------------------------- the results of a hand at 80×24
@@ -195,7 +195,7 @@ async def test_home_and_end_go_to_the_first_and_last_card_of_the_hand(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             screen = table(app)
-            moves = len(screen.match.moves)
+            moves = len(screen.seat.match.moves)
             assert_human_to_move(screen, moves)
             hand = screen.query_one(HandView)
             assert len(hand.cards) > 2
@@ -203,4 +203,4 @@ async def test_home_and_end_go_to_the_first_and_last_card_of_the_hand(tmp_path):
             assert hand.cursor == len(hand.cards) - 1 and hand.lifted is None
             await pilot.press("up", "home")
             assert hand.cursor == 0 and hand.lifted is None
-            assert len(screen.match.moves) == moves
+            assert len(screen.seat.match.moves) == moves

@@ -47,7 +47,7 @@ async def play_until(pilot, app, done, limit=120):
             await pilot.press("enter")
             continue
         assert app.screen is screen
-        assert screen.play(GN_NORMAL.choose(screen.match.view(0)), 0)
+        assert screen.play(GN_NORMAL.choose(screen.seat.match.view(0)), 0)
     raise AssertionError("never got there")
 
 
@@ -143,9 +143,9 @@ async def test_the_exchange_announcement_reads_on_clean_lines_at_80_columns(tmp_
     for which card."""
     app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 11, "normal"), lang=language)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await play_until(pilot, app, lambda s: any(isinstance(m, Exchange) for _, m in s.match.moves))
-        seat = next(seat for seat, move in screen.match.moves if isinstance(move, Exchange))
-        news = exchange_news(seat, screen.match.exchange[1])
+        screen = await play_until(pilot, app, lambda s: any(isinstance(m, Exchange) for _, m in s.seat.match.moves))
+        seat = next(seat for seat, move in screen.seat.match.moves if isinstance(move, Exchange))
+        news = exchange_news(seat, screen.seat.match.exchange[1])
         trick = screen.query_one(TrickView)
         lines = str(trick.render()).splitlines()
         assert all(cell_len(line) <= trick.size.width for line in lines), lines
@@ -162,7 +162,7 @@ async def test_a_crowded_trick_area_keeps_every_line(tmp_path, lang):
     app = make_app(tmp_path, launch=("new", "guinote", GuinoteOptions(), 28, "normal"), lang="es")
     async with app.run_test(size=(80, 24)) as pilot:
         def after_a_trick(screen):
-            view = screen.match.view(0)
+            view = screen.seat.match.view(0)
             return (view.to_move == 0 and not view.trick and bool(view.tricks) and view.deciding is None
                     and app.screen is screen)
         screen = await play_until(pilot, app, after_a_trick)
@@ -268,7 +268,7 @@ async def test_spanish_sentences_found_playing_a_hand_of_each_game(tmp_path):
         queen = Flag(1, GzPlay(parse_card("2S")), GzPlay(parse_card("QS")), 50, 5)
         assert "jugado la dama de picas, el Cerdo:" in screen.flag_text(queen)
         for _ in range(60):
-            view = screen.match.view(0)
+            view = screen.seat.match.view(0)
             if view.taken[0]:
                 break
             if view.to_move == 0:

@@ -43,7 +43,7 @@ async def test_the_claim_dialog_highlights_the_focused_safe_answer(tmp_path):
         await settle(pilot)
         screen = table(app)
         answers = []
-        app.push_screen(ClaimScreen(screen.match.view(0)), callback=answers.append)
+        app.push_screen(ClaimScreen(screen.seat.match.view(0)), callback=answers.append)
         await pilot.pause()
         dialog = app.screen
         play_on, claim = dialog.query_one("#no", Button), dialog.query_one("#yes", Button)
@@ -64,7 +64,7 @@ async def test_every_dialog_highlights_only_its_focused_button(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        for dialog in (ExchangeScreen(screen.match.view(0)), screen.setup_screen(), SettingsScreen()):
+        for dialog in (ExchangeScreen(screen.seat.match.view(0)), screen.setup_screen(), SettingsScreen()):
             app.push_screen(dialog)
             await pilot.pause()
             buttons = list(dialog.query(Button))
@@ -163,19 +163,19 @@ async def test_the_footer_says_what_enter_does(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = table(app)
-        assert screen.match.to_move() == 0
+        assert screen.seat.match.to_move() == 0
         assert _enter_label(screen) == "Lift"
-        moves = len(screen.match.moves)
+        moves = len(screen.seat.match.moves)
         await pilot.press("enter")
         await settle(pilot)
-        assert len(screen.match.moves) == moves and screen.hand_widget().lifted is not None
+        assert len(screen.seat.match.moves) == moves and screen.hand_widget().lifted is not None
         assert _enter_label(screen) == "Play"
         await pilot.press("right")
         await settle(pilot)
         assert _enter_label(screen) == "Lift"
         await pilot.press("enter", "enter")
         await settle(pilot)
-        assert len(screen.match.moves) > moves
+        assert len(screen.seat.match.moves) > moves
 
 
 async def test_exchange_and_sing_hints_show_only_when_this_hand_can(tmp_path):
@@ -189,7 +189,7 @@ async def test_exchange_and_sing_hints_show_only_when_this_hand_can(tmp_path):
         screen = table(app)
         seen = set()
         for _ in range(60):
-            view = screen.match.view(0)
+            view = screen.seat.match.view(0)
             keys = str(screen.query_one("#gn-score").render()).split("\n")[-1]
             seven = SpanishCard(rules.SEVEN, view.trump) in view.hand and exchange_block_reason(view) is None
             singable = [s for s in "OCEB" if rules.can_sing(view.hand, s) and s not in {c.suit for c in view.cantes}]
@@ -197,9 +197,9 @@ async def test_exchange_and_sing_hints_show_only_when_this_hand_can(tmp_path):
             assert ("sing:" in keys) == bool(singable)
             assert keys.replace("p: exchange the 7", "").replace("sing:", "").split() == [s.lower() for s in singable]
             seen.add((seven, bool(singable)))
-            if screen.match.hand > 1:
+            if screen.seat.match.hand > 1:
                 break
-            if screen.match.to_move() == 0 and not isinstance(app.screen, (ClaimScreen, ExchangeScreen)):
+            if screen.seat.match.to_move() == 0 and not isinstance(app.screen, (ClaimScreen, ExchangeScreen)):
                 from tests.test_ui_guinote import play_a_card
                 await play_a_card(pilot, app)
             elif isinstance(app.screen, (ClaimScreen, ExchangeScreen)):
@@ -278,7 +278,7 @@ async def test_play_on_is_not_asked_again_after_ctrl_c_and_resume(tmp_path):
         assert isinstance(app.screen, ClaimScreen)
         await pilot.press("n")                       # «Play on»
         await settle(pilot)
-        assert app.screen is table(app) and len(table(app).match.moves) == len(match.moves)
+        assert app.screen is table(app) and len(table(app).seat.match.moves) == len(match.moves)
         await pilot.press("ctrl+c")                  # saves and quits
     data = SaveStore(tmp_path / "saves").read("claim")
     assert data.table == {"claim_declined_hand": match.hand, "claim_declined_tricks": len(match.tricks)}
@@ -287,10 +287,10 @@ async def test_play_on_is_not_asked_again_after_ctrl_c_and_resume(tmp_path):
         await settle(pilot)
         screen = table(app)
         assert app.screen is screen, "not asked again"
-        assert screen.match.to_move() == 0 and len(screen.match.moves) == len(match.moves)
+        assert screen.seat.match.to_move() == 0 and len(screen.seat.match.moves) == len(match.moves)
         await pilot.press("y")                       # no dialog: the key is no answer to anything
         await settle(pilot)
-        assert len(screen.match.moves) == len(match.moves)
+        assert len(screen.seat.match.moves) == len(match.moves)
 
 
 async def test_a_claim_question_left_open_is_asked_again(tmp_path):
@@ -329,7 +329,7 @@ async def _play_the_last_card(pilot, screen):
         await take_column(pilot, screen, next(i for i, c in enumerate(columns.columns) if c), 1)
         await pilot.press("enter")
     else:
-        legal = {m.card for m in screen.match.view(0).legal if hasattr(m, "card")}
+        legal = {m.card for m in screen.seat.match.view(0).legal if hasattr(m, "card")}
         hand = screen.hand_widget()
         while hand.current not in legal:
             await pilot.press("right")
@@ -346,14 +346,14 @@ async def test_the_finished_hand_stays_behind_its_results(tmp_path, example):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = _game_table(app)
-        number = screen.match.view(0).hand_number
+        number = screen.seat.match.view(0).hand_number
         await _play_the_last_card(pilot, screen)
         if example == "guandan-last-play":
             await pilot.press("space")               # the «+N» on the level bar first (any key goes on)
             await settle(pilot)
         dialog = app.screen
         assert dialog is not screen and hasattr(dialog, "record"), type(dialog)
-        assert screen.match.view(0).hand_number == number + 1          # the engine has dealt already
+        assert screen.seat.match.view(0).hand_number == number + 1          # the engine has dealt already
         shown = screen.human_view()
         assert shown.hand_number == number and not shown.hand            # the table: the finished hand
         assert str(number) in screen.sub_title and str(number + 1) not in screen.sub_title.split("·")[0]

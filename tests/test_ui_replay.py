@@ -18,8 +18,8 @@ async def _finish_hand(pilot, app, screen) -> None:
             return
         if isinstance(app.screen, ShowPanel):
             await pilot.press("escape")
-        elif screen in app.screen_stack and screen.match.to_move() == 0 and screen.match.phase == "play":
-            screen.play(bot.choose(screen.match.view(0)), 0)
+        elif screen in app.screen_stack and screen.seat.match.to_move() == 0 and screen.seat.match.phase == "play":
+            screen.play(bot.choose(screen.seat.match.view(0)), 0)
         await settle(pilot)
     raise AssertionError("the hand did not end")
 
@@ -30,7 +30,7 @@ async def test_replay_this_deal_is_practice(tmp_path):
         await settle(pilot)
         real = next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
         await _finish_hand(pilot, app, real)
-        deal = next(r for r in real.match.log if r["type"] == "deal")
+        deal = next(r for r in real.seat.match.log if r["type"] == "deal")
         slot_file = tmp_path / "saves" / f"{real.slot}.json"
         saved = slot_file.read_bytes()
         hands_counted = (await app.statistics.call("summary"))[0].hands
@@ -39,8 +39,8 @@ async def test_replay_this_deal_is_practice(tmp_path):
         practice = next(s for s in reversed(app.screen_stack) if isinstance(s, GongZhuScreen))
         assert practice is not real and practice.practice
         assert "practice" in practice.title
-        assert practice.match.moves == [] and practice.match.hand == 1
-        assert sorted(map(str, practice.match.view(0).hand)) == sorted(deal["hands"][0])
+        assert practice.seat.match.moves == [] and practice.seat.match.hand == 1
+        assert sorted(map(str, practice.seat.match.view(0).hand)) == sorted(deal["hands"][0])
         await _finish_hand(pilot, app, practice)
         assert slot_file.read_bytes() == saved                   # the real match's save is untouched
         assert (await app.statistics.call("summary"))[0].hands == hands_counted   # and not counted
@@ -51,7 +51,7 @@ async def test_replay_this_deal_is_practice(tmp_path):
         assert app.screen_stack[-2] is real
         await pilot.press("n")
         await settle(pilot)
-        assert real.match.hand == 2
+        assert real.seat.match.hand == 2
         assert json.loads(slot_file.read_text())["moves"]       # the real match goes on
 
 

@@ -68,7 +68,7 @@ async def test_review_steps_through_the_hand_from_the_summary(tmp_path, game, se
         table = await _summary(pilot, app, move)
         assert app.screen.focused.id == "next"                # the safe forward choice keeps the focus
         expected = review(full, 1)
-        assert table.match.log[: len(full.log)] == full.log[: len(table.match.log)]
+        assert table.seat.match.log[: len(full.log)] == full.log[: len(table.seat.match.log)]
         await pilot.press("v")
         await settle(pilot)
         screen = app.screen
@@ -228,7 +228,7 @@ def test_review_snapshot(snap_compare, tmp_path, game, lang):
         await settle(pilot)
         table = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
         assert_human_to_move(table, moves)
-        assert table.play(table.match.parse_move(last), 0)
+        assert table.play(table.seat.match.parse_move(last), 0)
         await settle(pilot)
         assert isinstance(pilot.app.screen, HandEndDialog)
         await pilot.press("v")

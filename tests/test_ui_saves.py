@@ -92,7 +92,7 @@ async def test_continue_from_the_command_line_is_not_loaded_twice(tmp_path, monk
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        assert app.screen.match is loaded[0]
+        assert app.screen.seat.match is loaded[0]
     assert calls == []
 
 

@@ -53,7 +53,7 @@ async def test_gongzhu_setup_plays_the_variants_from_the_keyboard(tmp_path):
         await pilot.press("enter")
         await settle(pilot)
         screen = next(s for s in app.screen_stack if isinstance(s, GongZhuScreen))
-        options = screen.match.options
+        options = screen.seat.match.options
         assert (options.target, options.max_hands, options.all_hearts, options.showable) == (
             0, 5, 400, "pig_transformer")
         assert "Hand 1 of 5" in screen.sub_title and "+400" in screen.sub_title

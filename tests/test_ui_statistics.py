@@ -19,8 +19,8 @@ async def _play_one_hand(pilot, app) -> dict:
             await pilot.press("escape")
         elif isinstance(app.screen, ResultsScreen):
             return app.screen.record
-        elif screen.match.to_move() == 0 and screen.match.phase == "play":
-            screen.play(bot.choose(screen.match.view(0)), 0)
+        elif screen.seat.match.to_move() == 0 and screen.seat.match.phase == "play":
+            screen.play(bot.choose(screen.seat.match.view(0)), 0)
         await settle(pilot)
     raise AssertionError("the hand did not end")
 

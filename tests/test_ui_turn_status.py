@@ -74,7 +74,7 @@ async def test_guandan_names_who_pays_or_returns_the_tribute_not_who_plays(tmp_p
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        match = screen.match
+        match = screen.seat.match
         match.tribute = "single"
         match.tribute_moves = []
         match.pending, match.receiver_of = [("tribute", 1), ("return", 0)], {1: 0}

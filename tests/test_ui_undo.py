@@ -51,21 +51,21 @@ async def test_take_back_restores_the_position_and_the_save(tmp_path, game, seed
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot)
         screen = _table(app)
-        before = list(screen.match.moves)
-        hand_before = sorted(map(str, screen.match.view(0).hand))
-        move = spec.bot("easy").choose(screen.match.view(0))
+        before = list(screen.seat.match.moves)
+        hand_before = sorted(map(str, screen.seat.match.view(0).hand))
+        move = spec.bot("easy").choose(screen.seat.match.view(0))
         assert screen.play(move, 0)
         for _ in range(40):                     # the CPUs answer until it is your turn again
             await settle(pilot)
-            if screen.match.to_move() == 0 or screen.pending_results is not None:
+            if screen.seat.match.to_move() == 0 or screen.pending_results is not None:
                 break
-        assert screen.match.to_move() == 0 and screen.pending_results is None
+        assert screen.seat.match.to_move() == 0 and screen.pending_results is None
         grown = len(_saved_moves(tmp_path, "undo-me"))
         assert grown > len(before)
         await pilot.press("u")
         await settle(pilot)
-        assert screen.match.moves == before                      # the position is the one before
-        assert sorted(map(str, screen.match.view(0).hand)) == hand_before
+        assert screen.seat.match.moves == before                      # the position is the one before
+        assert sorted(map(str, screen.seat.match.view(0).hand)) == hand_before
         assert len(_saved_moves(tmp_path, "undo-me")) == len(before) < grown
         assert json.loads((tmp_path / "saves" / "undo-me.json").read_text())["undo"] is True
         assert "taken back" in screen.status
@@ -79,13 +79,13 @@ async def test_nothing_to_take_back_says_so_and_changes_nothing(tmp_path):
         await settle(pilot)
         screen = _table(app)
         for _ in range(20):
-            if screen.match.to_move() == 0:
+            if screen.seat.match.to_move() == 0:
                 break
             await settle(pilot)
-        moves = list(screen.match.moves)
+        moves = list(screen.seat.match.moves)
         await pilot.press("u")
         await settle(pilot)
-        assert screen.match.moves == moves
+        assert screen.seat.match.moves == moves
         assert screen.status in ("Nothing of yours to take back in this hand.",
                                  ("You cannot take back past cards you have seen (a new deal, a draw, a "
                                  "tribute or shown cards)."))
@@ -98,15 +98,15 @@ async def test_take_back_can_be_turned_off(tmp_path):
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot)
         screen = _table(app)
-        assert screen.play(spec.bot("easy").choose(screen.match.view(0)), 0)
+        assert screen.play(spec.bot("easy").choose(screen.seat.match.view(0)), 0)
         for _ in range(40):
             await settle(pilot)
-            if screen.match.to_move() == 0:
+            if screen.seat.match.to_move() == 0:
                 break
-        moves = list(screen.match.moves)
+        moves = list(screen.seat.match.moves)
         await pilot.press("u")
         await settle(pilot)
-        assert screen.match.moves == moves
+        assert screen.seat.match.moves == moves
         assert screen.status == "Retirar jugadas está desactivado (ver Ajustes)."
 
 

@@ -1,20 +1,10 @@
 """The tables draw from the human's view only (issue 15): what a served or multi-human table will
-have. A fake match that exposes nothing but ``view`` draws the same table as the real one."""
+have. A fake seat that shows nothing but its ``view`` draws the same table as the real one."""
 
 import pytest
 
 from cardtable.ui.gamescreen import GameScreen
-from tests.ui_helpers import make_app, settle
-
-
-class ViewOnly:
-    """A match that answers ``view(seat)`` and nothing else."""
-
-    def __init__(self, match):
-        self._match = match
-
-    def view(self, seat):
-        return self._match.view(seat)
+from tests.ui_helpers import ViewOnlySeat, make_app, settle
 
 
 def screen_text(app) -> str:
@@ -27,15 +17,15 @@ async def test_a_table_draws_from_the_view_alone(tmp_path, game, seed):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         table = app.screen
-        assert isinstance(table, GameScreen) and table.match.to_move() == 0
+        assert isinstance(table, GameScreen) and table.seat.match.to_move() == 0
         table.refresh_table()
         await settle(pilot)
         before = screen_text(app)
-        real, table.match = table.match, ViewOnly(table.match)
+        real, table.seat = table.seat, ViewOnlySeat(table.seat.match)
         try:
             table.refresh_table()
             table.refresh_bindings()
             await settle(pilot)
             assert screen_text(app) == before
         finally:
-            table.match = real
+            table.seat = real

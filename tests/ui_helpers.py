@@ -31,8 +31,19 @@ def assert_human_to_move(table, moves: int) -> None:
     """The table is still at its pinned position (``moves`` moves) and waits for the human: nothing a CPU
     could decide (a move, an optional move out of turn) is pending, so the screen is the same whatever
     the CPU levels play."""
-    assert len(table.match.moves) == moves
-    assert table.next_step() is None
+    assert len(table.seat.match.moves) == moves
+    assert table.seat.session.pending() is None
+
+
+class ViewOnlySeat:
+    """A table's seat that answers ``view()`` from ``match`` (seat 0's) and nothing else: a table drawn
+    over it shows it draws from the view alone."""
+
+    def __init__(self, match):
+        self._match = match
+
+    def view(self):
+        return self._match.view(0)
 
 
 async def settle(pilot, rounds=3):

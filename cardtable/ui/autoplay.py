@@ -71,9 +71,9 @@ async def play_hands(pilot: Any, hands: int, on_hand: Any = None, max_steps: int
             await settle(pilot)
             screen = table_of(app)
             continue
-        if top is screen and screen.match.to_move() == HUMAN and not screen.dealing:
+        if top is screen and screen.human_view().to_move == HUMAN and not screen.dealing:
             await pilot.press("h")
-            move = bot.choose(screen.match.view(HUMAN))
+            move = bot.choose(screen.human_view())
             screen.play(move, HUMAN)
         elif top is screen and screen.waits_for_human():
             await pilot.press("enter")      # the window to sing in: play on (the bot plays no cante here)

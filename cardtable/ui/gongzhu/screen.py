@@ -114,9 +114,9 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
         """Decide what happens next: the showing panel for the human, or the CPU."""
         if self.dealing or self.pending_results is not None:
             return
-        if (self.pending_match_end is None and self.match.to_move() == HUMAN and self.match.phase == "show"
+        view = self.human_view()
+        if (self.pending_match_end is None and view.to_move == HUMAN and view.phase == "show"
                 and not self._show_panel_open):
-            view = self.match.view(HUMAN)
             showable = rules.showable_in(view.hand, view.options.showable_cards)
             if not showable:
                 self.play(Show(()))
@@ -216,14 +216,14 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
     def _explain(self, card: Card | None) -> None:
         if card is None:
             return
-        refusal = self.match.why_illegal(Play(card)) if self.match.to_move() == HUMAN else None
+        refusal = self.refusal(Play(card)) if self.human_view().to_move == HUMAN else None
         self.set_status(self.reason(refusal) if refusal else "")
 
     def action_lift(self) -> None:
         hand = self.query_one(HandView)
         if hand.current is None:
             return
-        refusal = self.match.why_illegal(Play(hand.current))
+        refusal = self.refusal(Play(hand.current))
         if refusal is not None:
             self._explain(hand.current)
             self.app.bell()
@@ -240,7 +240,8 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
     def action_choose(self) -> None:
         """Enter / Space / a click: lift the card under the cursor, or play it if already lifted."""
         hand = self.query_one(HandView)
-        if hand.current is None or self.match.to_move() != HUMAN or self.match.phase != "play":
+        view = self.human_view()
+        if hand.current is None or view.to_move != HUMAN or view.phase != "play":
             return
         if hand.lifted == hand.cursor:
             self.play(Play(hand.current))
@@ -308,7 +309,7 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
         return super().param_text(value)
 
     def action_last_trick(self) -> None:
-        self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
+        self.app.push_screen(last_trick_dialog(self.human_view(), self.style_name))
 
     def action_rules(self) -> None:
         from cardtable.ui.screens import RulesScreen

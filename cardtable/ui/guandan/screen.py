@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from rich.cells import cell_len
@@ -95,7 +96,7 @@ class GuandanScreen(GameScreen):
         self.sort_by_play = False
         self.hint_index = -1
         self._take_advice: tuple[Any, int] | None = None    # the position where «a» waits for the hint
-        self._hints: tuple[int, list[tuple[list[Card], str]]] | None = None
+        self._hints: tuple[Hashable, list[tuple[list[Card], str]]] | None = None
         self.flash = ""                 # «+3» on the level bar, by the team that rose (flash_team)
         self.flash_team = 0
         self._chooser_open = False
@@ -179,16 +180,18 @@ class GuandanScreen(GameScreen):
     def advance(self) -> None:
         if self.dealing:
             return
-        if (self.pending_results is None and self.pending_match_end is None and self.match.to_move() == HUMAN
-                and self.match.phase == "tribute"):
+        view = self.human_view()
+        if (self.pending_results is None and self.pending_match_end is None and view.to_move == HUMAN
+                and view.phase == "tribute"):
             self._prepare_tribute()
             return
         super().advance()
 
     def _prepare_tribute(self) -> None:
-        legal = self.match.legal_moves()
+        view = self.human_view()
+        legal = list(view.legal)
         if isinstance(legal[0], Tribute):
-            receiver = self.match.receiver_of[HUMAN]
+            receiver = self.tribute_receiver()
             if len(legal) == 1:
                 self.notify(t("gd_tribute_you_pay", name=seat_name(receiver)))
                 self.play(legal[0], HUMAN)
@@ -196,11 +199,18 @@ class GuandanScreen(GameScreen):
             self.columns.select([legal[0].card])
             self.set_status(t("gd_tribute_pick", card=card_label(legal[0].card, self.style_name)))
         else:
-            self.columns.select([recommended_return(self.match.view(HUMAN)).card])
+            self.columns.select([recommended_return(view).card])
             self.set_status(t("gd_return_you"))
 
     def results_dialog(self, record: dict) -> GuandanSummary:
-        return GuandanSummary(record, self.pending_match_end is not None, self.match.options)
+        return GuandanSummary(record, self.pending_match_end is not None, self.human_view().options)
+
+    def tribute_receiver(self) -> int:
+        """Whom your tribute goes to. (Not in the view yet: with two payers it depends on both cards, so
+        a terminal's own table asks its match; to be a view field for shared tables.)"""
+        local = self.local()
+        assert local is not None, "a shared table's view must say whom the tribute goes to"
+        return local.match.receiver_of[HUMAN]
 
     def match_end_dialog(self, record: dict) -> GuandanMatchEnd:
         return GuandanMatchEnd(record)
@@ -431,14 +441,14 @@ class GuandanScreen(GameScreen):
             self.columns.clear()
 
     def action_last_trick(self) -> None:
-        self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
+        self.app.push_screen(last_trick_dialog(self.human_view(), self.style_name))
 
     def hint_thinking(self) -> None:
         self.say_advice(t("hint_thinking"))
 
     def show_hint(self, hint: Any) -> None:
         line = self.hint_text(hint)
-        if self.match.to_move() == HUMAN:
+        if self.human_view().to_move == HUMAN:
             # «a» does not pass (it clears the selection and says p passes): a pass names p instead. The
             # key comes before the expected edge: without the edge when both do not fit the two rows.
             key_text = t("gd_pass_advice_key") if isinstance(hint.move, Pass) else t("gd_take_advice_key")
@@ -455,7 +465,7 @@ class GuandanScreen(GameScreen):
     def action_take_advice(self) -> None:
         """a: select what the search's hint plays (asking it first if it has not answered yet), ready for
         Enter; the h cycle stays the cheapest-first list. A pass clears the selection and says so."""
-        if self.match.to_move() != HUMAN or self.dealing:
+        if self.human_view().to_move != HUMAN or self.dealing:
             return
         self._take_advice = self.position()
         if not self.request_hint(again=False):       # the hint shown, not the next one
@@ -506,7 +516,7 @@ class GuandanScreen(GameScreen):
         if isinstance(move, Pass):
             return t("gd_pass")
         if isinstance(move, Play):
-            view = self.match.view(HUMAN)
+            view = self.human_view()
             combo = next((c for c in rules.classify(move.cards, view.level, view.options.straight_flush_as_straight)
                           if c.type == move.type and c.key == move.key), None)
             return combo_name(combo) if combo is not None else " ".join(card_label(c, self.style_name)
@@ -519,9 +529,9 @@ class GuandanScreen(GameScreen):
         Tribute: the card to pay; return: the recommended card. Otherwise the legal plays from the
         cheapest to the dearest (non-bombs before bombs, fewer wilds, lower, smaller). When the partner
         is winning the trick, the first hint is to pass — unless a play takes your last cards."""
-        if self._hints is not None and self._hints[0] == len(self.match.moves):
+        if self._hints is not None and self._same_position(self._hints[0]):
             return self._hints[1]
-        view = self.match.view(HUMAN)
+        view = self.human_view()
         level = view.level
         cycle: list[tuple[list[Card], str]] = []
         legal = list(view.legal)
@@ -555,7 +565,7 @@ class GuandanScreen(GameScreen):
                           for p in plays if p not in out]
             else:
                 cycle = [(list(p.cards), "") for p in plays]
-        self._hints = (len(self.match.moves), cycle)
+        self._hints = (self.position(), cycle)
         return cycle
 
     def action_hint(self) -> None:
@@ -581,11 +591,12 @@ class GuandanScreen(GameScreen):
             self.set_status(message)
 
     def action_play(self) -> None:
-        if self.match.to_move() != HUMAN:
+        view = self.human_view()
+        if view.to_move != HUMAN:
             return
         cards = self.columns.selection()
-        if self.match.phase == "tribute":
-            legal = self.match.legal_moves()
+        if view.phase == "tribute":
+            legal = list(view.legal)
             kind = type(legal[0])
             if len(cards) == 1 and kind(cards[0]) in legal:
                 self.play(kind(cards[0]), HUMAN)

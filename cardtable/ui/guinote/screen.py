@@ -155,8 +155,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         return [move.suit for move in self.human_view().legal if isinstance(move, Cante)]
 
     def armed_move(self) -> Any:
-        legal = self.match.legal_moves(HUMAN) if HUMAN in self.match.optional_movers() or \
-            self.match.to_move() == HUMAN else []
+        legal = self.human_view().legal      # (the seat's moves now: in turn or out of it)
         if self.armed_exchange:
             for move in legal:
                 if isinstance(move, Exchange):
@@ -167,30 +166,31 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         return None
 
     def after_move(self, seat: int, move: Any, records: list[dict]) -> None:
+        # What another seat did is read from the views before and after its move (only the seat's own
+        # moves are told as such).
         if seat == HUMAN:
             self.set_status("")
-        new_deal = any(record["type"] == "deal" for record in records)
-        if isinstance(move, Exchange) and seat == HUMAN:
+        new_deal = self.new_deal(records)
+        before, view = self.before, self.after
+        if isinstance(move, Exchange):
             self.armed_exchange = False
-        if isinstance(move, Exchange) and not new_deal:
-            self.news.append(exchange_news(seat, self.match.exchange[1]))
         if isinstance(move, Cante):
             self.armed_cantes.discard(move.suit)
-            if not new_deal:
-                view = self.match.view(HUMAN)
-                sung = view.cantes[-1]       # (a partner's 20 in arrastre keeps its suit until `v`)
-                self.news.append(cante_sentence(seat, sung.points, None if partner_hides(view, sung) else sung.suit))
-        if isinstance(move, Play) and not self.match.trick:
+        if not new_deal and view.exchange is not None and view.exchange != before.exchange:
+            self.news.append(exchange_news(seat, view.exchange[1]))
+        if not new_deal and len(view.cantes) > len(before.cantes):
+            sung = view.cantes[-1]           # (a partner's 20 in arrastre keeps its suit until `v`)
+            self.news.append(cante_sentence(seat, sung.points, None if partner_hides(view, sung) else sung.suit))
+        if before.trick and not view.trick:
             self.news = []                   # a trick is complete: the news were about the one before
         if new_deal:
             self.armed_exchange = False
             self.armed_cantes.clear()
             self.revealed = False
             self.news = []
-        if self.armed_exchange and exchange_block_reason(self.match.view(HUMAN)) is not None:
+        if self.armed_exchange and exchange_block_reason(view) is not None:
             self.armed_exchange = False      # it can no longer happen (another seat exchanged, the 7 played…)
         if self.armed_cantes:                # an armed cante that can no longer happen goes dark, with why
-            view = self.match.view(HUMAN)
             for suit in sorted(self.armed_cantes):
                 why = cante_block_reason(view, suit)
                 if why is not None:
@@ -207,7 +207,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             return
         if self._should_ask_exchange():
             self.exchange_open = True
-            self.app.push_screen(ExchangeScreen(self.match.view(HUMAN)), callback=self._exchange_answered)
+            self.app.push_screen(ExchangeScreen(self.human_view()), callback=self._exchange_answered)
             return
         armed = self.armed_move()
         if armed is not None and self.human_may_move():    # (else the CPU turn makes it, after the partner's)
@@ -220,34 +220,36 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def ask_claim(self) -> None:
         self.claim_open = True
-        self._claim_asked = (self.match.hand, len(self.match.tricks))
+        self._claim_asked = self._window_here()
         self.refresh_table()             # the score the question is about, updated before it comes up
-        self.app.push_screen(ClaimScreen(self.match.view(HUMAN), self.count_help, self.style_name),
+        self.app.push_screen(ClaimScreen(self.human_view(), self.count_help, self.style_name),
                              callback=self._claimed)
 
     def _should_ask_exchange(self) -> bool:
         """The human is asked before the draw, holds the 7 (without it the table keeps for them:
         ``Match.automatic_move``) and has not armed the exchange."""
-        return (self.match.pending_draw is not None and self.match.exchange_seat == HUMAN
+        view = self.human_view()
+        return (view.deciding == HUMAN and any(isinstance(move, Exchange) for move in view.legal)
                 and not self.armed_exchange and not self.exchange_open
-                and self._exchange_asked != (self.match.hand, len(self.match.tricks))
-                and self.match.automatic_move(HUMAN) is None)
+                and self._exchange_asked != self._window_here())
 
     def _exchange_answered(self, exchange: bool | None) -> None:
         """Exchange, keep, or (Escape) decide later on the table with p or k."""
         self.exchange_open = False
-        self._exchange_asked = (self.match.hand, len(self.match.tricks))
-        seven = SpanishCard(rules.SEVEN, self.match.trump)
-        if exchange is not None and self.match.exchange_seat == HUMAN and self.match.pending_draw is not None:
+        self._exchange_asked = self._window_here()
+        view = self.human_view()
+        seven = SpanishCard(rules.SEVEN, view.trump)
+        if exchange is not None and view.deciding == HUMAN:
             self.play(Exchange(seven) if exchange else KeepSeven(seven), HUMAN)
         else:
             self.refresh_table()
             self.advance()
 
     def _should_ask_claim(self) -> bool:
-        if self.match.window_pair != team_of(HUMAN) or Claim() not in self.match.legal_moves(HUMAN):
+        view = self.human_view()
+        if view.window_pair != team_of(HUMAN) or Claim() not in view.legal:
             return False
-        return self._claim_asked != (self.match.hand, len(self.match.tricks))
+        return self._claim_asked != self._window_here()
 
     def _claimed(self, claim: bool | None) -> None:
         self.claim_open = False
@@ -263,7 +265,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
     # table keeps it with the save, as the position it was asked at: a resumed table does not ask again.
     def table_state(self) -> dict[str, Any]:
         declined = self._claim_declined
-        if declined is None or declined != (self.match.hand, len(self.match.tricks)):
+        if declined is None or declined != self._window_here():
             return {}
         return {"claim_declined_hand": declined[0], "claim_declined_tricks": declined[1]}
 
@@ -273,8 +275,10 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             self._claim_declined = self._claim_asked = (hand, tricks)
 
     def results_dialog(self, record: dict) -> SummaryScreen:
-        deal = next(r for r in reversed(self.match.log) if r["type"] == "deal" and r["hand"] == record["hand"])
-        return SummaryScreen(record, deal, self.match.options, self.pending_match_end is not None)
+        local = self.local()       # (a shared table's seat is to be told the deal with the hand's end)
+        log = local.log() if local is not None else []
+        deal = next(r for r in reversed(log) if r["type"] == "deal" and r["hand"] == record["hand"])
+        return SummaryScreen(record, deal, self.human_view().options, self.pending_match_end is not None)
 
     def match_end_dialog(self, record: dict) -> MatchEndScreen:
         return MatchEndScreen(record)
@@ -390,16 +394,16 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         self._explain(self.query_one(HandView).point(index))
 
     def _explain(self, card: SpanishCard | None) -> None:
-        if card is None or self.match.to_move() != HUMAN:
+        if card is None or self.human_view().to_move != HUMAN:
             return
-        refusal = self.match.why_illegal(Play(card), HUMAN)
+        refusal = self.refusal(Play(card))
         self.set_status(self.reason(refusal) if refusal else card_name(card))
 
     def action_lift(self) -> None:
         hand = self.query_one(HandView)
         if hand.current is None:
             return
-        if self.match.why_illegal(Play(hand.current), HUMAN) is not None:
+        if self.refusal(Play(hand.current)) is not None:
             self._explain(hand.current)
             self.app.bell()
             return
@@ -420,7 +424,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
             self.advance()
             return
         hand = self.query_one(HandView)
-        if hand.current is None or self.match.to_move() != HUMAN:
+        if hand.current is None or self.human_view().to_move != HUMAN:
             return
         if hand.lifted == hand.cursor:
             self.play(Play(hand.current), HUMAN)
@@ -429,11 +433,12 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_pinta(self) -> None:
         """Press the pinta: exchange the 7 now if allowed, else arm (or disarm) the exchange."""
-        move = next((m for m in self.match.legal_moves(HUMAN) if isinstance(m, Exchange)), None)
-        if move is not None and self.match.why_illegal(move, HUMAN) is None:
+        view = self.human_view()
+        move = next((m for m in view.legal if isinstance(m, Exchange)), None)
+        if move is not None and self.refusal(move) is None:
             self.play(move, HUMAN)
             return
-        blocked = exchange_block_reason(self.match.view(HUMAN))
+        blocked = exchange_block_reason(view)
         if blocked is not None and not self.armed_exchange:
             self.set_status(blocked)
             self.app.bell()
@@ -444,7 +449,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_claim(self) -> None:
         """Claim in the window after a trick the pair won (de vueltas), the question asked again."""
-        refusal = self.match.why_illegal(Claim(), HUMAN)
+        refusal = self.refusal(Claim())
         if refusal is not None or self.claim_open:
             self.set_status(self.reason(refusal) if refusal else "")
             return
@@ -459,14 +464,14 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
 
     def action_keep_seven(self) -> None:
         """Decline the exchange offered before the draw."""
-        self.play(KeepSeven(SpanishCard(rules.SEVEN, self.match.trump)), HUMAN)
+        self.play(KeepSeven(SpanishCard(rules.SEVEN, self.human_view().trump)), HUMAN)
 
     def action_cante(self, suit: str) -> None:
         move = Cante(suit)
-        if self.match.why_illegal(move, HUMAN) is None:
+        if self.refusal(move) is None:
             self.play(move, HUMAN)
             return
-        blocked = cante_block_reason(self.match.view(HUMAN), suit)
+        blocked = cante_block_reason(self.human_view(), suit)
         if suit in self.armed_cantes:
             self.armed_cantes.discard(suit)
             self.set_status(t("gn_cante_disarmed", suit=suit_name(suit)))
@@ -480,7 +485,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         self.refresh_table()
 
     def action_reveal(self) -> None:
-        view = self.match.view(HUMAN)
+        view = self.human_view()
         hidden = [c for c in view.cantes if partner_hides(view, c)]
         if not hidden:
             self.set_status(t("gn_nothing_hidden"))
@@ -543,7 +548,7 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         return str(move)
 
     def action_last_trick(self) -> None:
-        self.app.push_screen(last_trick_dialog(self.match.view(HUMAN), self.style_name))
+        self.app.push_screen(last_trick_dialog(self.human_view(), self.style_name))
 
     def action_rules(self) -> None:
         from cardtable.ui.screens import RulesScreen
