@@ -77,7 +77,9 @@ class Footer(TextualFooter):
             if entry is None:
                 continue
             description, enabled = entry[2], entry[5]
-            if key.description and key.description != description:     # (a group's keys have none)
+            if key.has_class("-grouped") and not entry[6]:
+                key.tooltip = description           # a group's keys show no label: their tooltip is it
+            elif not key.has_class("-grouped") and key.description != description:
                 key.description = description
                 key.refresh(layout=True)
                 relabelled = True
