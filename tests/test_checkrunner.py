@@ -90,3 +90,15 @@ async def test_a_check_that_fails_raises_in_its_awaiter_and_the_next_still_runs(
     else:
         raise AssertionError("the check's error was lost")
     assert await runner.run(lambda: 7) == 7
+
+
+async def test_the_thread_ends_when_no_check_waits():
+    runner = CheckRunner()
+    assert await runner.run(lambda: 1) == 1
+    for _ in range(100):
+        if not any(thread.name == "cardtable-checker" and thread.is_alive() for thread in threading.enumerate()):
+            break
+        await asyncio.sleep(0.02)
+    assert runner._thread is None
+    assert not any(thread.name == "cardtable-checker" and thread.is_alive() for thread in threading.enumerate())
+    assert await runner.run(lambda: 2) == 2                   # the next check starts one again

@@ -4,7 +4,7 @@ The checker asks the search about every play of the person's (some 270 ms of CPU
 the server's search pool, where it may queue for seconds). Run with ``asyncio.to_thread`` each waiting
 check held one of the default executor's few threads (6 on two cores), which the CPUs' turns need too:
 behind a pile of checks a CPU could not make its move. Here the checks run one at a time in one daemon
-thread, and at most :data:`WAITING` wait behind the running one: a newer check drops the oldest waiting
+thread (started by a check, ended when none waits), and at most :data:`WAITING` wait behind the running one: a newer check drops the oldest waiting
 one (its verdict is None, as for a play with nothing to say), so a quick player's checks never pile up.
 This module imports no Textual.
 """
@@ -38,14 +38,14 @@ class CheckRunner:
         self.waiting = waiting
         self.dropped = 0
         self._queue: collections.deque[tuple[Callable[..., Any], tuple, asyncio.Future]] = collections.deque()
-        self._ready = threading.Condition()
+        self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` in the runner's thread, after the checks asked before it; None when a
         newer check replaced it while it waited."""
         future = asyncio.get_running_loop().create_future()
-        with self._ready:
+        with self._lock:
             if len(self._queue) >= self.waiting:
                 _, _, oldest = self._queue.popleft()
                 self.dropped += 1
@@ -54,14 +54,14 @@ class CheckRunner:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._serve, name="cardtable-checker", daemon=True)
                 self._thread.start()
-            self._ready.notify()
         return await future
 
     def _serve(self) -> None:
         while True:
-            with self._ready:
-                while not self._queue:
-                    self._ready.wait()
+            with self._lock:
+                if not self._queue:           # nothing waits: the thread ends (the next check starts one)
+                    self._thread = None
+                    return
                 function, args, future = self._queue.popleft()
             if future.done():                     # its awaiter went away meanwhile
                 continue
