@@ -142,3 +142,56 @@ async def test_a_flood_into_a_live_table_stalls_no_one_and_sigterm_is_prompt(tmp
         if server.returncode is None:
             server.kill()
             await server.wait()
+
+
+class _SlowChannel:
+    """A client that reads nothing until told: what the pump wrote stays in its send buffer."""
+
+    def __init__(self):
+        self.unsent = bytearray()
+        self.sent = bytearray()
+        self.reading = asyncio.Event()
+        self.channel = self
+        self.stdout = self
+
+    def write(self, data):
+        self.unsent += data
+
+    def get_write_buffer_size(self):
+        return len(self.unsent)
+
+    async def drain(self):
+        await self.reading.wait()
+        self.sent += self.unsent
+        self.unsent.clear()
+
+
+async def test_a_table_s_output_is_read_only_while_the_client_keeps_up():
+    """The pump reads the table's terminal while the channel has room; once OUTPUT_BACKLOG waits unsent
+    it stops reading (the table blocks on its terminal) until the client has taken it, then goes on to
+    the end of the table's output."""
+    master, slave = os.openpty()
+    os.set_blocking(master, False)
+    pump = object.__new__(serve_ssh._Session)
+    pump.master = master
+    pump.process = client = _SlowChannel()
+    output = bytes(range(256)) * 1024          # 256 KiB: more than the backlog and the pty's buffer
+    task = asyncio.ensure_future(pump._pump_output())
+
+    def table():
+        with os.fdopen(slave, "wb", buffering=0) as terminal:
+            import tty
+            tty.setraw(terminal.fileno())
+            terminal.write(output)
+
+    writer = asyncio.ensure_future(asyncio.to_thread(table))
+    await _wait_until(lambda: client.get_write_buffer_size() >= serve_ssh.OUTPUT_BACKLOG,
+                      what="the backlog to fill")
+    await asyncio.sleep(0.2)
+    assert serve_ssh.OUTPUT_BACKLOG <= len(client.unsent) < serve_ssh.OUTPUT_BACKLOG + 65536   # no more read
+    assert not writer.done()                   # the table waits on its terminal meanwhile
+    client.reading.set()
+    await asyncio.wait_for(writer, WAIT)
+    await asyncio.wait_for(task, WAIT)         # the terminal closed: the pump ends
+    assert bytes(client.sent + client.unsent) == output
+    os.close(master)

@@ -47,6 +47,7 @@ from cardtable.serve.zygote import Zygote, become_subreaper, reap_orphans, spawn
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 EXIT_GRACE = 5.0          # seconds a table has to save and leave after SIGHUP, before SIGKILL
 INPUT_CAP = 64 * 1024     # a table's input not yet written to its terminal; above it the channel pauses
+OUTPUT_BACKLOG = 64 * 1024  # a table's output the channel has not sent yet; above it the pty is not read
 WINDOW = 128 * 1024       # the SSH receive window of a channel: what a client may send ahead of us
 LOGIN_TIMEOUT = 30.0      # seconds from connecting to logging in
 ENV_REQUESTS = 32         # environment variables one channel may send (OpenSSH sends LANG, LC_*)
@@ -775,25 +776,43 @@ class _Session:
             self.process.stdout.write(text.encode())
 
     async def _pump_output(self) -> None:
-        """Table → client, with flow control: read the pty only while the channel keeps up."""
+        """Table → client, with flow control: the pty is read while the channel keeps up; once the
+        channel holds OUTPUT_BACKLOG unsent, reading waits until it has drained. The reader stays
+        registered between chunks (not a future and two epoll calls per chunk: every table's frames pass
+        through this one loop)."""
         loop = asyncio.get_running_loop()
         while True:
-            ready = loop.create_future()
-            loop.add_reader(self.master, ready.set_result, None)
+            wake: asyncio.Future[bool] = loop.create_future()
+            loop.add_reader(self.master, self._pump_chunk, wake)
             try:
-                await ready
+                ended = await wake
             finally:
                 loop.remove_reader(self.master)
-            try:
-                data = os.read(self.master, 65536)
-            except BlockingIOError:
-                continue
-            except OSError:          # EIO: the table closed its terminal
+            if ended:
                 return
-            if not data:
-                return
-            self.process.stdout.write(data)
             await self.process.stdout.drain()
+
+    def _pump_chunk(self, wake: asyncio.Future[bool]) -> None:
+        """The loop's reader callback: one read of the pty to the channel; ``wake`` says when the table
+        has ended (True) or the channel is backed up (False)."""
+        if wake.done():
+            return
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:              # EIO: the table closed its terminal
+            data = b""
+        if not data:
+            wake.set_result(True)
+            return
+        try:
+            self.process.stdout.write(data)
+        except Exception as exc:  # noqa: BLE001 - the pump's task ends with it, as when it wrote itself
+            wake.set_exception(exc)
+            return
+        if self.process.channel.get_write_buffer_size() >= OUTPUT_BACKLOG:
+            wake.set_result(False)
 
     async def _pump_input(self) -> None:
         """Client → the input queue; resizes follow; the end of the input hangs the table up."""

@@ -29,6 +29,14 @@ def shown_keys(screen: Any) -> tuple:
     )
 
 
+def _same_keys(before: tuple, after: tuple) -> bool:
+    """Whether two :func:`shown_keys` show the same keys, in the same order, and differ at most in
+    labels (index 2) and enabled states (index 5)."""
+    return len(before) == len(after) and all(
+        old[:2] == new[:2] and old[3:5] == new[3:5] and old[6:] == new[6:]
+        for old, new in zip(before, after, strict=True))
+
+
 class Footer(TextualFooter):
     """A Footer that keeps its keys while the screen's bindings show the same."""
 
@@ -54,8 +62,34 @@ class Footer(TextualFooter):
             shown = shown_keys(screen)
             if shown == self._shown:
                 return
-            self._shown = shown
+            before, self._shown = self._shown, shown
+            if before is not None and self.is_mounted and _same_keys(before, shown):
+                self.update_keys(shown)       # the same keys, relabelled, greyed or lit: no rebuild
+                return
             self.call_after_refresh(self.recompose)
+
+    def update_keys(self, shown: tuple) -> None:
+        """Label, grey or light the key widgets there are as ``shown`` says: after a move the tables'
+        keys change only so («Lift» is «Play», keys greyed while a CPU plays), and a rebuild cost a
+        table some 20 style updates a move. What is drawn is what a rebuild would draw."""
+        keys = {(entry[0], entry[3]): entry for entry in shown}
+        relabelled = False
+        for key in self.query(FooterKey).results():
+            entry = keys.get((key.key, key.action))
+            if entry is None:
+                continue
+            description, enabled = entry[2], entry[5]
+            if key.has_class("-grouped") and not entry[6]:
+                key.tooltip = description           # a group's keys show no label: their tooltip is it
+            elif not key.has_class("-grouped") and key.description != description:
+                key.description = description
+                key.refresh(layout=True)
+                relabelled = True
+            if key._disabled == enabled:
+                key._disabled = not enabled
+                key.set_class(not enabled, "-disabled")
+        if relabelled:
+            self.fit_width()
 
     async def recompose(self) -> None:
         await super().recompose()

@@ -41,6 +41,7 @@ from cardtable.table import (
     TableSession,
     WorkerThinker,
 )
+from cardtable.ui.checkrunner import CheckRunner
 
 Listener = Callable[[list[Event]], None]
 
@@ -145,6 +146,7 @@ class LocalSeat:
         self._running = False
         self._optional: tuple[Hashable, int] | None = None     # (position, CPU seat) while it decides
         self._local: list[Event] = []
+        self._checks = CheckRunner()
         reporting = None if store is None else cast(SaveStore, _ReportingStore(store, self._saved))
         self._decider = WorkerThinker(spec, thinker)    # the search levels in the worker, the rest in a thread
         self.session = TableSession.solo(
@@ -208,7 +210,8 @@ class LocalSeat:
         return Reply(True, data=hint)
 
     async def check(self, view: Any, move: Any) -> Any:
-        return await asyncio.to_thread(self.thinker.call, workers.check, self.spec.name, view, move)
+        # In the checks' own thread: waiting checks must not hold the threads the CPUs' turns run in.
+        return await self._checks.run(self.thinker.call, workers.check, self.spec.name, view, move)
 
     # -- a terminal's own table only: what its solo services are handed (review, replay, charts)
     def pace(self, pacing: Pacing) -> None:
