@@ -4,8 +4,10 @@ The checker asks the search about every play of the person's (some 270 ms of CPU
 the server's search pool, where it may queue for seconds). Run with ``asyncio.to_thread`` each waiting
 check held one of the default executor's few threads (6 on two cores), which the CPUs' turns need too:
 behind a pile of checks a CPU could not make its move. Here the checks run one at a time in one daemon
-thread (started by a check, ended when none waits), and at most :data:`WAITING` wait behind the running one: a newer check drops the oldest waiting
-one (its verdict is None, as for a play with nothing to say), so a quick player's checks never pile up.
+thread (started by a check, ended when none waits). At most :data:`WAITING` wait behind the running one:
+more than a hand's plays (Guandan's longest hands ask ~27), so a quick player loses no check; past it (a
+key held down for minutes) a newer check drops the oldest waiting one (its verdict None, as for a play
+with nothing to say), so the queue stays bounded.
 This module imports no Textual.
 """
 
@@ -17,7 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-WAITING = 2          # checks that may wait behind the running one
+WAITING = 32         # checks that may wait behind the running one (more than a hand's plays)
 
 
 def _settle(future: asyncio.Future, ok: bool, value: Any) -> None:
