@@ -8,7 +8,7 @@ CPU's move is shown for a moment; any key hurries it) and the dialogs."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.binding import Binding
@@ -26,6 +26,9 @@ from cardtable.ui.numbers import in_style
 from cardtable.ui.seatlink import SeatLink
 from cardtable.ui.solotable import SoloTable
 from cardtable.ui.tableadvice import HINT_ROWS, HUMAN, AdviceLine, TableAdvice
+
+if TYPE_CHECKING:
+    from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
 
 __all__ = ["HINT_ROWS", "HUMAN", "AdviceLine", "GameScreen", "LiftThenPlay", "reason_text"]
 
@@ -201,10 +204,10 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
             return
         self.schedule_cpu()
 
-    def results_dialog(self, record: dict) -> Screen:
+    def results_dialog(self, record: dict) -> HandEndDialog:
         raise NotImplementedError
 
-    def match_end_dialog(self, record: dict) -> Screen:
+    def match_end_dialog(self, record: dict) -> MatchEndDialog:
         raise NotImplementedError
 
     def new_hand_started(self) -> None:

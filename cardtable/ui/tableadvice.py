@@ -40,14 +40,17 @@ class TableAdvice:
         flags: list[Any]
         _hint: tuple[Hashable, Any] | None
         _hint_pending: Hashable | None
-        style_name: str
-        level: str
+        query: Any       # (DOMNode's overloads)
+
+        @property
+        def style_name(self) -> str: ...
+
+        @property
+        def level(self) -> str: ...
 
         def set_status(self, text: str) -> None: ...
 
         def run_worker(self, *args: Any, **kwargs: Any) -> Any: ...
-
-        def query(self, selector: Any) -> Any: ...
 
     def position(self) -> Hashable:
         """What a hint is for: the seat's table as it is now (a move or a take-back changes it)."""

@@ -45,7 +45,8 @@ def team(value: Any, shift: int) -> Any:
 def per_team(values: Any, shift: int) -> Any:
     if not isinstance(values, tuple | list) or len(values) != 2 or shift % 2 == 0:
         return values
-    return type(values)((values[1], values[0]))
+    kind: Any = type(values)                   # a tuple or a list, kept
+    return kind((values[1], values[0]))
 
 
 def pairs(values: Any, shift: int) -> Any:

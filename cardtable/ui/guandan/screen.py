@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 from rich.cells import cell_len
 from textual import events, on
@@ -16,7 +16,7 @@ from cardtable.cards import Card
 from cardtable.games.guandan import advice, rules
 from cardtable.games.guandan.bots import decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
-from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
+from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label
@@ -95,7 +95,7 @@ class GuandanScreen(GameScreen):
         super().__init__(*args, **kwargs)
         self.sort_by_play = False
         self.hint_index = -1
-        self._take_advice: tuple[Any, int] | None = None    # the position where «a» waits for the hint
+        self._take_advice: Hashable | None = None    # the position where «a» waits for the hint
         self._hints: tuple[Hashable, list[tuple[list[Card], str]]] | None = None
         self.flash = ""                 # «+3» on the level bar, by the team that rose (flash_team)
         self.flash_team = 0
@@ -210,7 +210,7 @@ class GuandanScreen(GameScreen):
         a terminal's own table asks its match; to be a view field for shared tables.)"""
         local = self.local()
         assert local is not None, "a shared table's view must say whom the tribute goes to"
-        return local.match.receiver_of[HUMAN]
+        return cast(GuandanMatch, local.match).receiver_of[HUMAN]
 
     def match_end_dialog(self, record: dict) -> GuandanMatchEnd:
         return GuandanMatchEnd(record)
