@@ -28,6 +28,9 @@ from cardtable.ui.solotable import SoloTable
 from cardtable.ui.tableadvice import HINT_ROWS, HUMAN, AdviceLine, TableAdvice
 
 if TYPE_CHECKING:
+    from textual import getters
+
+    from cardtable.ui.app import CardTableApp
     from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
 
 __all__ = ["HINT_ROWS", "HUMAN", "AdviceLine", "GameScreen", "LiftThenPlay", "reason_text"]
@@ -43,6 +46,9 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
     """Base of the game screens. Subclasses render the table in :meth:`refresh_table`, name their hand
     widget (focused, and revealed card by card by the deal animation) and may hold the CPUs (panels,
     prompts) by extending :meth:`cpu_may_move`."""
+
+    if TYPE_CHECKING:        # the app typed as ours (ui/typedapp.py), here too: the mixins declare it Any
+        app: getters.app[CardTableApp] = getters.app(CardTableApp)
 
     # Not in the footer (it is full at 80 columns): the Keys screen and the README list it.
     BINDINGS = [Binding("u", "take_back", "take_back", show=False)]
