@@ -70,7 +70,7 @@ def field_of(name: str, turn: Turn) -> Turn:
     def turned(value: Any, shift: int) -> Any:
         if value is None or not dataclasses.is_dataclass(value):
             return value
-        return dataclasses.replace(value, **{name: turn(getattr(value, name), shift)})  # type: ignore[type-var]
+        return dataclasses.replace(value, **{name: turn(getattr(value, name), shift)})  # type: ignore[type-var]  # an instance: is_dataclass admits classes too
     return turned
 
 
