@@ -10,6 +10,7 @@ from cardtable.engine import Match
 from cardtable.table import NextHand
 
 if TYPE_CHECKING:
+    from cardtable.ui.app import CardTableApp
     from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
     from cardtable.ui.seatlink import LocalSeat
 
@@ -20,7 +21,7 @@ class BetweenHands:
     if TYPE_CHECKING:        # the screen's (Textual's and GameScreen's): declared for the type checker only
         seat: Any
         spec: Any
-        app: Any
+        app: CardTableApp
         players: list[str]
         slot: str
         practice: bool

@@ -47,7 +47,7 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
     widget (focused, and revealed card by card by the deal animation) and may hold the CPUs (panels,
     prompts) by extending :meth:`cpu_may_move`."""
 
-    if TYPE_CHECKING:        # the app typed as ours (ui/typedapp.py), here too: the mixins declare it Any
+    if TYPE_CHECKING:        # the app typed as ours (as ui/typedapp.py does; declared here over the mixins')
         app: getters.app[CardTableApp] = getters.app(CardTableApp)
 
     # Not in the footer (it is full at 80 columns): the Keys screen and the README list it.

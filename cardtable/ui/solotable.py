@@ -10,13 +10,14 @@ from cardtable.ui.seatlink import LocalSeat, Pacing, SeatLink
 
 if TYPE_CHECKING:
     from cardtable.engine import Match
+    from cardtable.ui.app import CardTableApp
 
 
 class SoloTable:
     """Mixed into a :class:`GameScreen`."""
 
     if TYPE_CHECKING:        # the screen's: declared for the type checker only
-        app: Any
+        app: CardTableApp
         spec: Any
         players: list[str]
         slot: str

@@ -11,6 +11,9 @@ from textual.widgets import Static
 from cardtable.i18n import t
 from cardtable.ui.numbers import in_style
 
+if TYPE_CHECKING:
+    from cardtable.ui.app import CardTableApp
+
 HUMAN = 0
 HINT_ROWS = 2       # the rows a hint may take on a table's status line (80×24 has room for no more)
 
@@ -34,7 +37,7 @@ class TableAdvice:
     if TYPE_CHECKING:        # the screen's (Textual's and GameScreen's): declared for the type checker only
         seat: Any
         spec: Any
-        app: Any
+        app: CardTableApp
         size: Any
         is_mounted: bool
         flags: list[Any]
