@@ -10,7 +10,7 @@ import signal
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
@@ -109,6 +109,8 @@ class CardTableApp(App[None]):
 
     def _do_launch(self) -> None:
         launch, self.launch = self.launch, None
+        if launch is None:
+            return
         if launch[0] == "new":
             _, game, options, seed, level = launch
             self.start_game(game, options, seed, level)
@@ -261,11 +263,12 @@ class CardTableApp(App[None]):
 
         width, height = self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
-        on_top = isinstance(self.screen, TooSmallScreen)
+        screen = self.screen
+        on_top = isinstance(screen, TooSmallScreen)
         if small and not on_top:
             self.push_screen(TooSmallScreen())
-        elif small:
-            self.screen.update_size()
+        elif small and isinstance(screen, TooSmallScreen):     # (on top)
+            screen.update_size()
         elif on_top:
             self.pop_screen()
 
@@ -382,8 +385,9 @@ class CardTableApp(App[None]):
             # could repeat until the server's disk is full.
             if command.title == "Keys" or (over_ssh and command.title == "Screenshot"):
                 continue
-            title, help_text = self.SYSTEM_COMMANDS.get(command.title, (None, None))
-            if title is not None:
+            words = self.SYSTEM_COMMANDS.get(command.title)
+            if words is not None:
+                title, help_text = words
                 command = SystemCommand(t(title), t(help_text), command.callback, command.discover)
             yield command
 
@@ -399,7 +403,7 @@ class CardTableApp(App[None]):
         """Textual's command palette, with its search prompt in the UI language."""
         from cardtable.ui.palette import SafeCommandPalette
 
-        if self.use_command_palette and not SafeCommandPalette.is_open(self):
+        if self.use_command_palette and not SafeCommandPalette.is_open(cast("App[object]", self)):
             self.push_screen(SafeCommandPalette(placeholder=t("palette_search"), id="--command-palette"))
 
     # -- actions

@@ -4,14 +4,14 @@ offers from them — the review of the hand just played and the replay of its de
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardtable.engine import Match
 from cardtable.table import NextHand
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
+    from cardtable.ui.app import CardTableApp
+    from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
     from cardtable.ui.seatlink import LocalSeat
 
 
@@ -21,7 +21,7 @@ class BetweenHands:
     if TYPE_CHECKING:        # the screen's (Textual's and GameScreen's): declared for the type checker only
         seat: Any
         spec: Any
-        app: Any
+        app: CardTableApp
         players: list[str]
         slot: str
         practice: bool
@@ -29,7 +29,9 @@ class BetweenHands:
         flags: list[Any]
         pending_results: dict | None
         pending_match_end: dict | None
-        style_name: str
+
+        @property
+        def style_name(self) -> str: ...
 
         def local(self) -> LocalSeat | None: ...
 
@@ -45,9 +47,11 @@ class BetweenHands:
 
         def action_continue_later(self) -> None: ...
 
-        def results_dialog(self, record: dict) -> Screen: ...
+        def results_dialog(self, record: dict) -> HandEndDialog: ...
 
-        def match_end_dialog(self, record: dict) -> Screen: ...
+        def match_end_dialog(self, record: dict) -> MatchEndDialog: ...
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
 
         def dismiss(self, result: Any = None) -> Any: ...
 
@@ -63,14 +67,15 @@ class BetweenHands:
             self.app.push_screen(dialog, callback=self._results_done)
 
     def _results_done(self, choice: str | None) -> None:
+        results = cast(dict, self.pending_results)    # the results just answered: kept until here
         if choice == "review":
-            self.review_hand(self.pending_results["hand"])
+            self.review_hand(results["hand"])
             return
         if self.practice:                # a practice deal is one deal: back to the real match
             self.dismiss(None)
             return
         if choice == "replay":
-            self.replay_deal(self.pending_results["hand"])
+            self.replay_deal(results["hand"])
             return
         self.pending_results = None
         if self.pending_match_end is None:
@@ -89,7 +94,7 @@ class BetweenHands:
         from cardtable.stats import running_scores
 
         local = self.local()
-        dialog = self.match_end_dialog(self.pending_match_end)
+        dialog = self.match_end_dialog(cast(dict, self.pending_match_end))   # (shown when set)
         dialog.chart = (f"chart_running_{self.spec.name}",
                         running_scores(self.spec.name, local.log() if local is not None else []))
         dialog.ascii_only = self.style_name == "ascii"

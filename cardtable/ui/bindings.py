@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from textual.dom import DOMNode
+from textual.app import App
+from textual.widget import Widget
 
 from cardtable.i18n import t
 from cardtable.ui.keys import WORDED, key_name
 
 
-def translate_bindings(node: DOMNode) -> None:
+def translate_bindings(node: Widget | App[Any]) -> None:
     """Rebuild ``node``'s bindings from its class's, with each description passed through ``t`` (and the
     keys named by a word, Home/End, named in the player's language). Keys
     the node bound at run time (the app's command palette key) are kept as they are."""
@@ -24,5 +26,5 @@ def translate_bindings(node: DOMNode) -> None:
                                   else b.key_display) for b in bindings]
         for key, bindings in merged.key_to_bindings.items()
     })
-    if node.is_mounted:
+    if isinstance(node, App) or node.is_mounted:     # (the app's is_mounted asks about a widget)
         node.refresh_bindings()

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from cardtable.ui.app import CardTableApp
+
 
 class DealAnimation:
     """Mixed into a :class:`GameScreen`: ``dealing`` while the cards come; the table then goes on."""
@@ -11,7 +14,7 @@ class DealAnimation:
     DEAL_STEP = 0.05        # seconds per card
 
     if TYPE_CHECKING:        # the screen's: declared for the type checker only
-        app: Any
+        app: CardTableApp
         seat: Any
         dealing: bool
         _deal_timer: Any

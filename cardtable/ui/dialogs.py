@@ -261,7 +261,7 @@ class SetupDialog(AnswerOnce):
 
     def choice(self, set_id: str, default: str) -> str:
         pressed = self.query_one(f"#{set_id}", RadioSet).pressed_button
-        return pressed.name if pressed is not None else default
+        return pressed.name if pressed is not None and pressed.name is not None else default
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()

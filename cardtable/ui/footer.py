@@ -11,10 +11,12 @@ language), the footer turns to Textual's compact spacing rather than cutting the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
+from textual.binding import BindingsMap
+from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
@@ -109,7 +111,7 @@ class Footer(TextualFooter):
             if isinstance(child, FooterKey):
                 width += cell_len(child.key_display) + 2
                 width += cell_len(child.description) + 1 if child.description else 0
-            elif child.parent is self and not child.children:
+            elif isinstance(child, Widget) and child.parent is self and not child.children:
                 width += child.outer_size.width
         return width + 1                         # the command palette key's left border
 
@@ -133,11 +135,16 @@ class DialogKeys:
     80 columns «? Keys» was cut off. Each dialog docks a Footer of its own over it, showing its keys
     (translated), then «? Keys»."""
 
+    if TYPE_CHECKING:        # the modal screen's: declared for the type checker only
+        _bindings: BindingsMap
+        query: Any       # (DOMNode's overloads)
+        mount: Any
+
     def on_mount(self) -> None:
         from cardtable.i18n import t
         from cardtable.ui.bindings import translate_bindings
 
-        translate_bindings(self)
+        translate_bindings(cast("Widget", self))      # (mixed into a modal screen)
         self.adjust_bindings()
         # A modal screen's bindings stop at the screen, so the footer would not show the app's «? Keys»
         # (which works here: a priority binding): bound here too, last, as the tables bind it.

@@ -8,7 +8,7 @@ CPU's move is shown for a moment; any key hurries it) and the dialogs."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.binding import Binding
@@ -27,6 +27,12 @@ from cardtable.ui.seatlink import SeatLink
 from cardtable.ui.solotable import SoloTable
 from cardtable.ui.tableadvice import HINT_ROWS, HUMAN, AdviceLine, TableAdvice
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from cardtable.ui.app import CardTableApp
+    from cardtable.ui.dialogs import HandEndDialog, MatchEndDialog
+
 __all__ = ["HINT_ROWS", "HUMAN", "AdviceLine", "GameScreen", "LiftThenPlay", "reason_text"]
 
 
@@ -40,6 +46,9 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
     """Base of the game screens. Subclasses render the table in :meth:`refresh_table`, name their hand
     widget (focused, and revealed card by card by the deal animation) and may hold the CPUs (panels,
     prompts) by extending :meth:`cpu_may_move`."""
+
+    if TYPE_CHECKING:        # the app typed as ours (as ui/typedapp.py does; declared here over the mixins')
+        app: getters.app[CardTableApp] = getters.app(CardTableApp)
 
     # Not in the footer (it is full at 80 columns): the Keys screen and the README list it.
     BINDINGS = [Binding("u", "take_back", "take_back", show=False)]
@@ -201,10 +210,10 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
             return
         self.schedule_cpu()
 
-    def results_dialog(self, record: dict) -> Screen:
+    def results_dialog(self, record: dict) -> HandEndDialog:
         raise NotImplementedError
 
-    def match_end_dialog(self, record: dict) -> Screen:
+    def match_end_dialog(self, record: dict) -> MatchEndDialog:
         raise NotImplementedError
 
     def new_hand_started(self) -> None:

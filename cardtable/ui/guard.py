@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 
 from cardtable.ui.footer import DialogKeys
+from cardtable.ui.typedapp import CardtableModal
 
 
 def on_top(screen: Screen) -> bool:
@@ -18,7 +19,7 @@ def on_top(screen: Screen) -> bool:
     return screen.is_attached and screen.is_mounted and screen.app.screen is screen
 
 
-class AnswerOnce(DialogKeys, ModalScreen):
+class AnswerOnce(DialogKeys, CardtableModal):
     """A modal screen whose answer (``dismiss``) counts once, and only while it is on top. Its key bar
     shows its own keys (:class:`DialogKeys`)."""
 

@@ -56,7 +56,7 @@ def watched_driver(driver_class: type, on_hangup: Callable[[], None]) -> type:
     if not hasattr(select, "poll"):
         return driver_class
 
-    class TerminalWatchedDriver(driver_class):  # type: ignore[misc, valid-type]
+    class TerminalWatchedDriver(driver_class):  # type: ignore[misc, valid-type]  # a base known at run time
         _watch_stop: threading.Event | None = None
 
         def start_application_mode(self) -> None:

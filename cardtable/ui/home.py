@@ -6,7 +6,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -17,6 +16,7 @@ from cardtable.ui import cells
 from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import on_top
+from cardtable.ui.typedapp import CardtableScreen
 from cardtable.ui.widgets import MenuList
 
 
@@ -31,7 +31,7 @@ def _served_with_friends() -> bool:
     return friends.available()
 
 
-class HomeScreen(Screen):
+class HomeScreen(CardtableScreen):
     BINDINGS = [
         Binding("n", "new_game", "new_game"),
         Binding("c", "continue", "continue"),
@@ -104,7 +104,7 @@ class HomeScreen(Screen):
             if info.damaged:
                 text.append(safetext.clean(f"{t('damaged')}: {info.problem}"), style="red")
             else:
-                text.append(f"{t('game_' + info.game)} · {safetext.clean(info.describe())}")
+                text.append(f"{t(f'game_{info.game}')} · {safetext.clean(info.describe())}")
         if len(infos) > 6:
             text.append(f"\n… +{len(infos) - 6}")
         return text
@@ -115,7 +115,7 @@ class HomeScreen(Screen):
         if option_list.highlighted is None:
             return None
         name = option_list.get_option_at_index(option_list.highlighted).id
-        return name if games.is_available(name) else None
+        return name if name is not None and games.is_available(name) else None
 
     # -- actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from cardtable.i18n import t
@@ -33,7 +34,7 @@ def key_name(key: str) -> str:
     return key
 
 
-def own_bindings(node_class: type) -> list[Binding]:
+def own_bindings(node_class: type[DOMNode]) -> list[Binding]:
     """The bindings ``node_class`` binds beyond Textual's own Screen (whose focus keys are listed
     with the keys that work everywhere), one per key, in the order bound."""
     base = {key for key in Screen._merged_bindings.key_to_bindings} if Screen._merged_bindings else set()

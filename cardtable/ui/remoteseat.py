@@ -88,7 +88,7 @@ class RemoteSeat:
 
     def __init__(self, client: Any, spec: GameSpec, *, notify: Callable[[str], None] | None = None,
                  translate: Callable[..., str] | None = None,
-                 ask: Callable[[str, Callable[[bool], None]], None] | None = None) -> None:
+                 ask: Callable[[str, Callable[[bool], object]], None] | None = None) -> None:
         self.client = client
         self.spec = spec
         self.seat: int = client.seat if client.seat is not None else 0       # at the table

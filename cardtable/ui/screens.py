@@ -31,9 +31,10 @@ from cardtable.ui.dialogs import ChoiceDialog
 from cardtable.ui.footer import Footer
 from cardtable.ui.guard import AnswerOnce, on_top
 from cardtable.ui.toggles import ChoiceButton
+from cardtable.ui.typedapp import CardtableScreen
 
 
-class HelpScreen(Screen):
+class HelpScreen(CardtableScreen):
     """The keys: those of the screen it was opened from first, exactly as bound, then the rest."""
 
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "back")]
@@ -67,7 +68,7 @@ class HelpScreen(Screen):
         translate_bindings(self)
 
 
-class RulesScreen(Screen):
+class RulesScreen(CardtableScreen):
     """The rules of one game in the UI language; Tab/arrow keys scroll, 1-3 switch games."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "back"),
@@ -145,7 +146,7 @@ class SettingsScreen(AnswerOnce):
         values = {}
         for field in self.CHOICES:
             pressed = self.query_one(f"#set-{field}", RadioSet).pressed_button
-            if pressed is not None:
+            if pressed is not None and pressed.name is not None:
                 values[field] = pressed.name
         return values
 
@@ -185,7 +186,7 @@ def saved_when(stamp: str, now: _dt.datetime | None = None) -> str:
     return t("date_short", month=month, day=when.day) + when.strftime(" %H:%M")
 
 
-class SlotsScreen(Screen):
+class SlotsScreen(CardtableScreen):
     """The save slots, newest first; damaged ones listed with the reason."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "back"),
@@ -222,7 +223,7 @@ class SlotsScreen(Screen):
                 rows.append((slot, safetext.text(info.game or "?", safetext.SHORT), Text(""),
                              safetext.text(f"{t('damaged')}: {info.problem}")))
             else:
-                rows.append((slot, Text(t("game_" + info.game)), Text(saved_when(info.saved_at)),
+                rows.append((slot, Text(t(f"game_{info.game}")), Text(saved_when(info.saved_at)),
                              safetext.text(info.describe())))
         # The summary last, in the width the other columns leave, ending in «…» where it is longer: the
         # date used to come last and was cut to «2026» at 80 columns.

@@ -3,20 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardtable.i18n import t
-from cardtable.ui.seatlink import LocalSeat, SeatLink
+from cardtable.ui.seatlink import LocalSeat, Pacing, SeatLink
 
 if TYPE_CHECKING:
     from cardtable.engine import Match
+    from cardtable.ui.app import CardTableApp
 
 
 class SoloTable:
     """Mixed into a :class:`GameScreen`."""
 
     if TYPE_CHECKING:        # the screen's: declared for the type checker only
-        app: Any
+        app: CardTableApp
         spec: Any
         players: list[str]
         slot: str
@@ -37,7 +38,7 @@ class SoloTable:
                          store=self.app.store if counted else None,
                          stats=self.app.statistics if counted else None, table_extra=self.table_state)
         seat.undo_used = self._undo_used
-        seat.pace(self)
+        seat.pace(cast("Pacing", self))          # (mixed into a GameScreen, which paces the CPUs)
         return seat
 
     def local(self) -> LocalSeat | None:

@@ -13,7 +13,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual_plotext import PlotextPlot
 
@@ -24,6 +23,7 @@ from cardtable.ui.bindings import translate_bindings
 from cardtable.ui.chartaxes import set_axes
 from cardtable.ui.footer import Footer
 from cardtable.ui.numbers import minus
+from cardtable.ui.typedapp import CardtableScreen
 
 CHART_HANDS = 60
 
@@ -75,7 +75,7 @@ def name_lines(row: LevelStats) -> list[str]:
     return [game, level] + ([t("stats_with_undo")] if row.undo else [])
 
 
-class StatisticsScreen(Screen):
+class StatisticsScreen(CardtableScreen):
     """Matches, wins, hands, points, streaks and time per game and CPU level; ←/→ change the chart's game
     (before the table: it is as wide as the screen, nothing to scroll)."""
 

@@ -11,6 +11,9 @@ from textual.widgets import Static
 from cardtable.i18n import t
 from cardtable.ui.numbers import in_style
 
+if TYPE_CHECKING:
+    from cardtable.ui.app import CardTableApp
+
 HUMAN = 0
 HINT_ROWS = 2       # the rows a hint may take on a table's status line (80×24 has room for no more)
 
@@ -34,20 +37,23 @@ class TableAdvice:
     if TYPE_CHECKING:        # the screen's (Textual's and GameScreen's): declared for the type checker only
         seat: Any
         spec: Any
-        app: Any
+        app: CardTableApp
         size: Any
         is_mounted: bool
         flags: list[Any]
         _hint: tuple[Hashable, Any] | None
         _hint_pending: Hashable | None
-        style_name: str
-        level: str
+        query: Any       # (DOMNode's overloads)
+
+        @property
+        def style_name(self) -> str: ...
+
+        @property
+        def level(self) -> str: ...
 
         def set_status(self, text: str) -> None: ...
 
         def run_worker(self, *args: Any, **kwargs: Any) -> Any: ...
-
-        def query(self, selector: Any) -> Any: ...
 
     def position(self) -> Hashable:
         """What a hint is for: the seat's table as it is now (a move or a take-back changes it)."""

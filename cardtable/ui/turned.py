@@ -45,7 +45,8 @@ def team(value: Any, shift: int) -> Any:
 def per_team(values: Any, shift: int) -> Any:
     if not isinstance(values, tuple | list) or len(values) != 2 or shift % 2 == 0:
         return values
-    return type(values)((values[1], values[0]))
+    kind: Any = type(values)                   # a tuple or a list, kept
+    return kind((values[1], values[0]))
 
 
 def pairs(values: Any, shift: int) -> Any:
@@ -69,7 +70,7 @@ def field_of(name: str, turn: Turn) -> Turn:
     def turned(value: Any, shift: int) -> Any:
         if value is None or not dataclasses.is_dataclass(value):
             return value
-        return dataclasses.replace(value, **{name: turn(getattr(value, name), shift)})  # type: ignore[type-var]
+        return dataclasses.replace(value, **{name: turn(getattr(value, name), shift)})  # type: ignore[type-var]  # an instance: is_dataclass admits classes too
     return turned
 
 

@@ -1,6 +1,7 @@
 """Guandan hints and play checker (see cardtable.hints): the `hard` search's move, explained from the
 view (the partner winning, the hand plan of :func:`decompose`, going out, bombs), and the moves it rates
-clearly worse.
+clearly worse; and the table's plain advice without a search: the readings of a selection, the cards
+that can answer the table, and the order of the h key's hints.
 
 The unit is the pair's expected levels for the deal (+3/+2/+1 by the finish, the same negative for the
 other pair); a move is flagged when it costs more than :data:`CHECK_THRESHOLD` levels on average (and
@@ -12,15 +13,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from cardtable import hints, search
+from cardtable.cards import Card
 from cardtable.games.guandan import rules
-from cardtable.games.guandan.bots import NormalBot, decompose
+from cardtable.games.guandan.bots import NormalBot, decompose, recommended_return
 from cardtable.games.guandan.bots import over_partner as over_partner_top
+from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.search import DEFAULT_BUDGET, HardBot, pair_levels, world
 from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import t
-from cardtable.tricks import team_of
+from cardtable.tricks import partner, team_of
 
 CHECK_THRESHOLD = 0.5                      # expected levels
 CHECK_BUDGET = DEFAULT_BUDGET              # a Guandan decision is cheap: the checker affords a full one
@@ -131,3 +136,76 @@ def check(view: GuandanView, move, budget: search.Budget = CHECK_BUDGET) -> hint
     """A flag when ``move`` (legal in ``view``) is clearly worse than the search's choice; never for a
     forced move (the tribute is always forced, and never checked)."""
     return hints.check_play(view, move, ADVICE, budget)
+
+
+# ---------------------------------------------------------------- the table's plain advice (no search)
+def readings(cards: Sequence[Card], view: GuandanView) -> list[Combo]:
+    """Every reading of the selected ``cards`` at the view's level, strongest first (none: not a play)."""
+    if not cards:
+        return []
+    return rules.classify(cards, view.level, view.options.straight_flush_as_straight)
+
+
+def beating_readings(cards: Sequence[Card], view: GuandanView) -> list[Combo]:
+    """The readings of ``cards`` that beat the play on the table (any reading when leading)."""
+    top = view.top.combo if view.top else None
+    return [c for c in readings(cards, view) if rules.beats(c, top, view.level)]
+
+
+def answering_cards(view: GuandanView) -> set[Card] | None:
+    """When the view's seat must answer a play, the cards of its hand in some play that beats it (the
+    columns the table lights); None when it is not answering (leading, not its turn, not the play)."""
+    if view.to_move != view.seat or view.top is None or view.phase != "play":
+        return None
+    return rules.usable_cards(view.hand, view.level, view.top.combo, view.options.straight_flush_as_straight)
+
+
+def play_combo(move: Play, view: GuandanView) -> Combo:
+    """The reading of the cards of ``move`` (a legal play) that the move makes."""
+    return next(c for c in readings(move.cards, view) if c.type == move.type and c.key == move.key)
+
+
+def hint_cost(move: Play, view: GuandanView) -> tuple:
+    """How dear a play is to give up, for the hints' order: non-bombs before bombs (and lower bombs first),
+    then fewer wilds, lower, fewer cards, and the order of the combination types."""
+    combo = play_combo(move, view)
+    wilds = sum(1 for c in move.cards if rules.is_wild(c, view.level))
+    return (combo.is_bomb, rules.rung(combo) if combo.is_bomb else 0, wilds, rules.strength(combo, view.level),
+            len(move.cards), rules.TYPES.index(combo.type))
+
+
+class HintStep(NamedTuple):
+    """One press of the h key: the play to select (None: select nothing) and why it comes here —
+    ``"tribute"``, ``"return"`` (``card`` is the one card), ``"out"`` (it takes the last cards),
+    ``"partner"`` (pass: the partner is winning), ``"over_partner"`` (it beats the partner's play) or
+    ``"play"`` (the next cheapest)."""
+    kind: str
+    play: Play | None = None
+    card: Card | None = None
+
+    @property
+    def cards(self) -> list[Card]:
+        if self.card is not None:
+            return [self.card]
+        return list(self.play.cards) if self.play is not None else []
+
+
+def hint_order(view: GuandanView) -> list[HintStep]:
+    """The hints for this turn, in the order the h key proposes them.
+
+    Tribute: the card to pay; return: the recommended card. Otherwise the legal plays from the cheapest
+    to the dearest (:func:`hint_cost`). When the partner is winning the trick, the first hint is to pass —
+    unless a play takes the last cards — and the plays that beat the partner's come after it. Empty when
+    no play is legal."""
+    legal = list(view.legal)
+    if view.phase == "tribute" and legal:
+        if isinstance(legal[0], Tribute):
+            return [HintStep("tribute", card=legal[0].card)]
+        return [HintStep("return", card=recommended_return(view).card)]
+    plays = sorted((m for m in legal if isinstance(m, Play)), key=lambda move: hint_cost(move, view))
+    partner_winning = view.top is not None and view.top.seat == partner(view.seat)
+    if not (partner_winning and plays):     # (no play beats it: no list, «No play beats the table: pass»)
+        return [HintStep("play", p) for p in plays]
+    out = [p for p in plays if len(p.cards) == len(view.hand)]
+    return ([HintStep("out", p) for p in out] + [HintStep("partner")]
+            + [HintStep("over_partner", p) for p in plays if p not in out])

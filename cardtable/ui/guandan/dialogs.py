@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -11,6 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardtable.cards import Card
 from cardtable.games.guandan.rules import Combo
 from cardtable.games.guandan.state import GuandanOptions, GuandanView, Play
 from cardtable.i18n import t
@@ -60,7 +64,7 @@ class ChooserScreen(AnswerOnce):
     BINDINGS = [Binding("enter", "choose", "gd_choose", priority=True), Binding("escape", "cancel", "cancel")]
     DEFAULT_CSS = "ChooserScreen { align: center top; } ChooserScreen .dialog { width: 60; margin-top: 6; }"
 
-    def __init__(self, readings: list[Combo], style: str, cards: tuple = (), level: int = 2) -> None:
+    def __init__(self, readings: list[Combo], style: str, cards: Sequence[Card] = (), level: int = 2) -> None:
         super().__init__()
         self.readings = readings
         self.style_name = style
@@ -100,7 +104,7 @@ class ChooserScreen(AnswerOnce):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(int(event.option.id))
+        self.dismiss(int(cast(str, event.option.id)))     # (each reading's option is its index)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -164,5 +168,5 @@ def last_trick_dialog(view: GuandanView, style: str) -> LastTrickDialog:
             line.append(t("gd_passed"), style="dim italic")
         lines.append(line)
     winner = view.last_winner
-    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(winner)),
+    return LastTrickDialog(lines, t("gd_trick_you") if winner == HUMAN else t("gd_trick_won", name=seat_name(cast(int, winner))),
                            t("gd_last_trick"))

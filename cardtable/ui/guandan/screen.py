@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 from rich.cells import cell_len
 from textual import events, on
@@ -13,10 +13,10 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Static
 
 from cardtable.cards import Card
-from cardtable.games.guandan import rules
+from cardtable.games.guandan import advice, rules
 from cardtable.games.guandan.bots import decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
-from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
+from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label
@@ -95,7 +95,7 @@ class GuandanScreen(GameScreen):
         super().__init__(*args, **kwargs)
         self.sort_by_play = False
         self.hint_index = -1
-        self._take_advice: tuple[Any, int] | None = None    # the position where «a» waits for the hint
+        self._take_advice: Hashable | None = None    # the position where «a» waits for the hint
         self._hints: tuple[Hashable, list[tuple[list[Card], str]]] | None = None
         self.flash = ""                 # «+3» on the level bar, by the team that rose (flash_team)
         self.flash_team = 0
@@ -210,7 +210,7 @@ class GuandanScreen(GameScreen):
         a terminal's own table asks its match; to be a view field for shared tables.)"""
         local = self.local()
         assert local is not None, "a shared table's view must say whom the tribute goes to"
-        return local.match.receiver_of[HUMAN]
+        return cast(GuandanMatch, local.match).receiver_of[HUMAN]
 
     def match_end_dialog(self, record: dict) -> GuandanMatchEnd:
         return GuandanMatchEnd(record)
@@ -290,22 +290,16 @@ class GuandanScreen(GameScreen):
                                          or view.phase == "tribute" and view.to_move == HUMAN)
 
     def _readings(self) -> list[Combo]:
-        cards = self.columns.selection()
-        if not cards:
-            return []
-        view = self.human_view()
-        return rules.classify(cards, view.level, view.options.straight_flush_as_straight)
+        return advice.readings(self.columns.selection(), self.human_view())
 
     def _beating_readings(self) -> list[Combo]:
-        view = self.human_view()
-        top = view.top.combo if view.top else None
-        return [c for c in self._readings() if rules.beats(c, top, view.level)]
+        return advice.beating_readings(self.columns.selection(), self.human_view())
 
     def _lit_columns(self, view: GuandanView) -> set[int]:
         """When answering, the columns holding a card of some legal play that beats the table."""
-        if view.to_move != HUMAN or view.top is None or view.phase != "play":
+        cards = advice.answering_cards(view)
+        if cards is None:
             return set()
-        cards = rules.usable_cards(view.hand, view.level, view.top.combo, view.options.straight_flush_as_straight)
         lit = {i for i, column in enumerate(self.columns.columns) if any(c in cards for c in column)}
         return lit or {-1}
 
@@ -489,9 +483,7 @@ class GuandanScreen(GameScreen):
 
     def flag_text(self, flag: Any) -> str:
         """The checker's note names the decision it is about: the return, or the play you made."""
-        from cardtable.games.guandan.advice import amount
-
-        cost = amount(flag.cost)
+        cost = advice.amount(flag.cost)
         better = self.move_text(flag.better)
         if isinstance(flag.better, (Return, Tribute)):
             return t("gd_check_return", move=better, cost=cost)
@@ -526,47 +518,24 @@ class GuandanScreen(GameScreen):
     def hint_cycle(self) -> list[tuple[list[Card], str]]:
         """The hints for this turn, one per press of h, as (cards to select, what the status says).
 
-        Tribute: the card to pay; return: the recommended card. Otherwise the legal plays from the
-        cheapest to the dearest (non-bombs before bombs, fewer wilds, lower, smaller). When the partner
-        is winning the trick, the first hint is to pass — unless a play takes your last cards."""
+        The order is :func:`advice.hint_order`'s; the screen adds the words."""
         if self._hints is not None and self._same_position(self._hints[0]):
             return self._hints[1]
         view = self.human_view()
-        level = view.level
-        cycle: list[tuple[list[Card], str]] = []
-        legal = list(view.legal)
-        if view.phase == "tribute" and legal:
-            if isinstance(legal[0], Tribute):
-                card = legal[0].card
-                cycle = [([card], t("gd_hint_tribute", card=card_label(card, self.style_name)))]
-            else:
-                card = recommended_return(view).card
-                cycle = [([card], t("gd_hint_return", card=card_label(card, self.style_name)))]
-        else:
-            plays = [m for m in legal if isinstance(m, Play)]
-
-            def combo_of(move: Play) -> Combo:
-                return next(c for c in rules.classify(move.cards, level, view.options.straight_flush_as_straight)
-                            if c.type == move.type and c.key == move.key)
-
-            def cost(move: Play) -> tuple:
-                combo = combo_of(move)
-                wilds = sum(1 for c in move.cards if rules.is_wild(c, level))
-                return (combo.is_bomb, rules.rung(combo) if combo.is_bomb else 0, wilds, rules.strength(combo, level),
-                        len(move.cards), rules.TYPES.index(combo.type))
-
-            plays.sort(key=cost)
-            partner_winning = view.top is not None and view.top.seat == partner(HUMAN)
-            if partner_winning and plays:      # (no play beats it: no list, «No play beats the table: pass»)
-                out = [p for p in plays if len(p.cards) == len(view.hand)]
-                cycle = [(list(p.cards), t("gd_hint_out", play=combo_name(combo_of(p)))) for p in out]
-                cycle.append(([], t("gd_hint_partner")))
-                cycle += [(list(p.cards), t("gd_over_partner", play=combo_name(combo_of(p))))
-                          for p in plays if p not in out]
-            else:
-                cycle = [(list(p.cards), "") for p in plays]
+        cycle = [(step.cards, self._hint_message(step, view)) for step in advice.hint_order(view)]
         self._hints = (self.position(), cycle)
         return cycle
+
+    def _hint_message(self, step: advice.HintStep, view: GuandanView) -> str:
+        """What the status line says with a hint of the h cycle (nothing for a plain cheapest play)."""
+        if step.kind in ("tribute", "return"):
+            return t(f"gd_hint_{step.kind}", card=card_label(step.cards[0], self.style_name))
+        if step.kind == "partner":
+            return t("gd_hint_partner")
+        if step.play is not None and step.kind in ("out", "over_partner"):
+            key = "gd_hint_out" if step.kind == "out" else "gd_over_partner"
+            return t(key, play=combo_name(advice.play_combo(step.play, view)))
+        return ""
 
     def action_hint(self) -> None:
         """Propose plays from the cheapest to the dearest, one per press (the first press included);

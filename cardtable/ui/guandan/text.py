@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
+from cardtable.cards import Card
 from cardtable.games.guandan import rules
 from cardtable.games.guandan.rules import Combo
 from cardtable.i18n import t
@@ -32,7 +33,7 @@ def combo_name(combo: Combo) -> str:
     if combo.type == "joker_bomb":
         return t("gd_joker_bomb")
     low = ""
-    if combo.type in ("straight", "straight_flush", "tube", "plate"):
+    if combo.type in ("straight", "straight_flush", "tube", "plate") and combo.key is not None:
         span = {"straight": 4, "straight_flush": 4, "tube": 2, "plate": 1}[combo.type]
         bottom = combo.key - span
         low = rules.rank_name(rules.ACE if bottom == 1 else bottom)
@@ -99,7 +100,7 @@ def marked_cards(cards: Any, combo: Combo | None, level: int) -> list[tuple[Any,
         return [(card, None) for card in cards]
     wilds = [c for c in cards if rules.is_wild(c, level)]
     stand_ins = list(combo.wilds_as)
-    items = [(c, None) for c in cards if not rules.is_wild(c, level)]
+    items: list[tuple[Card, Card | None]] = [(c, None) for c in cards if not rules.is_wild(c, level)]
     items += [(wild, stand_ins[i] if i < len(stand_ins) else None) for i, wild in enumerate(wilds)]
 
     def rank(item: tuple[Any, Any]) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -155,7 +155,7 @@ def tribute_text(view: GuandanView, style: str) -> Text:
     for kind, giver, receiver, card in view.tribute_moves:
         text.append(labels[kind] + " ", style="yellow")
         text.append(f"{seat_name(giver)} → {seat_name(receiver)} ")
-        text.append_text(card_text(card, style, width=0))
+        text.append_text(card_text(cast(Card, card), style, width=0))     # (a card once made)
         text.append("\n")
     return text
 

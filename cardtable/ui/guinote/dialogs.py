@@ -147,7 +147,7 @@ class ExchangeScreen(AnswerOnce):
         self.dismiss(value)
 
 
-def summary_rows(record: dict, deal: dict) -> list[tuple[str, str, str]]:
+def summary_rows(record: dict, deal: dict) -> list[tuple[str, ...]]:
     """The rows of the hand's table as (label key, us, them), adding up to the total: las últimas
     (already in the record's card points) get a row of their own, where they count."""
     ultimas = [rules.ULTIMAS if record["ultimas"] == p else 0 for p in (0, 1)]

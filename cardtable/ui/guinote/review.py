@@ -3,7 +3,7 @@ points (cardtable.ui.review shows it)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 
@@ -55,7 +55,8 @@ class GuinoteRenderer(Renderer):
         if not step.number:
             return Text()
         text = Text(f"{t('review_gn_trick_points')}: ", style="bold")
-        side = step.winner % 2                   # the pair that took the trick, even when it held no points
+        # the pair that took the trick, even when it held no points (a numbered trick has its winner)
+        side = cast(int, step.winner) % 2
         text.append(f"{t('gn_us') if side == 0 else t('gn_them')} +{step.gained[side]}")
         if step.number == 10:
             text.append(f"  ({t('review_gn_ultimas')})", style="italic")

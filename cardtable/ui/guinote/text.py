@@ -128,7 +128,7 @@ def cantes_text(view: GuinoteView, seat: int, revealed: bool) -> Text:
         if text:
             text.append(" ")
         hidden = cante.suit is None or (not revealed and partner_hides(view, cante))
-        if hidden:
+        if hidden or cante.suit is None:        # (hidden: no suit either)
             text.append(t("gn_hidden"), style="bold")
         else:
             text.append(f"{cante.points} ", style="bold")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
@@ -90,7 +92,7 @@ def show_trick(widget: TrickView, view: GuinoteView, style: str, status: str, ne
     taker = None if winner is None else t("gn_you_take") if winner == HUMAN else t("gn_takes", name=seat_name(winner))
     if news:                                        # the latest two fit the cross at 80×24
         width = widget.size.width or 999
-        lines = []
+        lines: list[Any] = []
         for item in news[-2:]:
             broken = getattr(item, "broken", ())
             lines.extend(broken if broken and cell_len(item) > width else (item,))
