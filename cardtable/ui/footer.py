@@ -139,6 +139,7 @@ class DialogKeys:
         _bindings: BindingsMap
         query: Any       # (DOMNode's overloads)
         mount: Any
+        app: Any
 
     def on_mount(self) -> None:
         from cardtable.i18n import t
