@@ -245,6 +245,23 @@ def test_double_tribute_higher_card_to_first():
     assert sum(len(h) for h in match.hands) == 108 and all(len(h) == 27 for h in match.hands)
 
 
+def test_a_payers_view_says_whom_its_tribute_goes_to():
+    """With two payers the receiver depends on both hands: each payer's view says its own, from the
+    deal until the play starts (the «you pay X» notice reads it); nobody else's view names one."""
+    for seed in range(50):
+        match = next_hand_after([0, 2], seed=seed)
+        if match.tribute == "double":
+            break
+    assert match.tribute == "double"
+    to_first = match.log[-1]["leader"]
+    other = 1 if to_first == 3 else 3
+    while match.phase == "tribute":
+        assert match.view(to_first).tribute_to == 0 and match.view(other).tribute_to == 2
+        assert match.view(0).tribute_to is None and match.view(2).tribute_to is None
+        match.apply(match.legal_moves()[0])
+    assert all(match.view(seat).tribute_to is None for seat in range(4))
+
+
 def test_anti_tribute_when_payers_hold_both_big_jokers():
     for seed in range(400):
         match = GuandanMatch(GuandanOptions(), seed)

@@ -374,14 +374,6 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
             listed = ", ".join(t("remote_person_at", name=name, place=place(index)) for index, name in people)
             self.title = t(self.TITLE_KEY) + " · " + t("remote_with", people=listed)
 
-        # Guandan: whom the tribute goes to (a solo screen asks its match): the seat's sampled match
-        # knows the receivers the view implies (only the notice that names them reads it).
-        def tribute_receiver(self) -> int:
-            world = seat._sampled()
-            receivers = getattr(world, "receiver_of", {}) if world is not None else {}
-            real = receivers.get(seat.seat)
-            return turned.seat(real, seat.shift) if type(real) is int else 2
-
         # Guiñote: the hand's summary reads the deal record for what the view says too (de vueltas, and
         # the points carried into it); a deal record, which holds every hand, is never sent.
         def results_dialog(self, record: dict) -> Any:

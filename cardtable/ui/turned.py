@@ -126,7 +126,8 @@ GAMES: dict[str, GameTurn] = {
     "guandan": GameTurn(
         view={**_COMMON, "levels": per_team, "a_failures": per_team, "declarer": team, "counts": per_seat,
               "finish": seats, "top": slot_of("seat", seat), "actions": per_seat, "tribute_moves": tribute_moves,
-              "anti_holders": seats, "plays": pairs, "trick": pairs, "last_trick": pairs, "last_winner": seat},
+              "anti_holders": seats, "plays": pairs, "trick": pairs, "last_trick": pairs, "last_winner": seat,
+              "tribute_to": seat},
         record={**_RECORD_COMMON, "finish": seats, "winner_team": team, "levels": per_team,
                 "a_failures": per_team}),
     "guinote": GameTurn(

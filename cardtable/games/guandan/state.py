@@ -276,6 +276,7 @@ class GuandanView(LazyBotSeed):
     trick: tuple[tuple[int, Any], ...] = ()        # the current trick so far: (seat, Play or Pass)
     last_trick: tuple[tuple[int, Any], ...] = ()   # the last closed trick of this hand
     last_winner: int | None = None                 # who won it (the owner of its top play)
+    tribute_to: int | None = None                  # whom this seat's tribute goes to, in the tribute phase
 
     @property
     def wild(self) -> Card:
@@ -603,7 +604,8 @@ class GuandanMatch(Match):
             anti_holders=self.anti_holders, played=tuple(self.played), plays=tuple(self.plays),
             legal=tuple(self.legal_moves(seat)) if self.to_move() == seat else (),
             decision=(self._bot_key(), len(self.moves), seat), trick=tuple(self.trick),
-            last_trick=self.last_trick, last_winner=self.last_winner)
+            last_trick=self.last_trick, last_winner=self.last_winner,
+            tribute_to=self.receiver_of.get(seat) if self.phase == "tribute" else None)
 
     def clone(self) -> GuandanMatch:
         twin = GuandanMatch.__new__(GuandanMatch)

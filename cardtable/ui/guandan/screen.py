@@ -206,11 +206,11 @@ class GuandanScreen(GameScreen):
         return GuandanSummary(record, self.pending_match_end is not None, self.human_view().options)
 
     def tribute_receiver(self) -> int:
-        """Whom your tribute goes to. (Not in the view yet: with two payers it depends on both cards, so
-        a terminal's own table asks its match; to be a view field for shared tables.)"""
-        local = self.local()
-        assert local is not None, "a shared table's view must say whom the tribute goes to"
-        return local.match.receiver_of[HUMAN]
+        """Whom your tribute goes to: the view says it in the tribute phase (with two payers the
+        higher card goes to the first out, so it depends on both hands)."""
+        receiver = self.human_view().tribute_to
+        assert receiver is not None, "asked for the receiver of a tribute this seat does not pay"
+        return receiver
 
     def match_end_dialog(self, record: dict) -> GuandanMatchEnd:
         return GuandanMatchEnd(record)
