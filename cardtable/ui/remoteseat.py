@@ -107,6 +107,7 @@ class RemoteSeat:
         self._sending: set[asyncio.Task[Any]] = set()
         self._world: tuple[Hashable, Any] | None = None     # (position, a match sampled from the view)
         self._next_hands = 0                                 # next_hand events seen (the next deal came)
+        self._hand_ends: dict[int, dict[str, Any]] = {}      # the hand_end records sent, by hand
         self.closed = False
 
     # -- the protocol
@@ -302,6 +303,16 @@ class RemoteSeat:
         elif event.type == "take_back_cancelled":
             self._tell(self.t("remote_take_back_cancelled"))
 
+    def hand_ends(self) -> list[dict[str, Any]]:
+        """The match's ``hand_end`` records this seat was sent (a snapshot brings the earlier ones), from
+        its own chair, in hand order: the running-score chart's."""
+        return [self._hand_ends[hand] for hand in sorted(self._hand_ends)]
+
+    def _keep_hand_ends(self, records: list[Any]) -> None:
+        for record in records:
+            if isinstance(record, dict) and record.get("type") == "hand_end" and type(record.get("hand")) is int:
+                self._hand_ends[record["hand"]] = record
+
     def _deliver(self, batch: list[Event]) -> None:
         shown: list[Event] = []
         for event in batch:
@@ -327,9 +338,13 @@ class RemoteSeat:
                 self._generation += 1
             elif event.type == "next_hand":
                 self._next_hands += 1
+            elif event.type == "hand_over":
+                self._keep_hand_ends([data.get("record")])
             elif event.type == "snapshot" and type(data.get("moves")) is int:
                 self._number = data["moves"]
                 self._generation += 1
+            if event.type == "snapshot" and isinstance(data.get("hands"), list):
+                self._keep_hand_ends(data["hands"])
             if event.view is not None and event.type in VIEW_EVENTS:
                 self._view = event.view
             self._take_back_news(event)
@@ -373,6 +388,9 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
                 return
             listed = ", ".join(t("remote_person_at", name=name, place=place(index)) for index, name in people)
             self.title = t(self.TITLE_KEY) + " · " + t("remote_with", people=listed)
+
+        def hand_ends(self) -> list[dict]:
+            return seat.hand_ends()
 
         # Guiñote: the hand's summary reads the deal record for what the view says too (de vueltas, and
         # the points carried into it); a deal record, which holds every hand, is never sent.

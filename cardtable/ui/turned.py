@@ -178,6 +178,8 @@ def turn_data(game: str, data: dict[str, Any], shift: int) -> dict[str, Any]:
         turned["record"] = turn_record(game, turned["record"], shift)
     if isinstance(turned.get("results"), dict):
         turned["results"] = turn_record(game, turned["results"], shift)
+    if isinstance(turned.get("hands"), list):          # a snapshot's finished hands
+        turned["hands"] = [turn_record(game, record, shift) for record in turned["hands"]]
     if "winners" in turned:
         turned["winners"] = seats(turned["winners"], shift)
     if "totals" in turned:
