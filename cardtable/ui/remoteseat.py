@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -392,11 +393,44 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
         def hand_ends(self) -> list[dict]:
             return seat.hand_ends()
 
+        def named(self, plate: Any, seat_index: int) -> Any:
+            """A person's plate names them at their place («bob (North)»); a CPU's keeps its place."""
+            return dataclasses.replace(plate, name=self.person_at(seat_index, plate.name))
+
+        def person_at(self, seat_index: int, place: str) -> str:
+            """«bob (North)» for another person's seat (from this chair); a CPU's place, and «You», as solo."""
+            names = seat.names()
+            name = names[seat_index] if 0 <= seat_index < len(names) else ""
+            if not name or seat_index == seat.index:
+                return place
+            return t("remote_person_at", name=name, place=place)
+
+        def name_of(self) -> Callable[[int], str] | None:
+            """The seats' names in the summaries (None: a game whose summaries name no seat)."""
+            try:
+                place = importlib.import_module(f"cardtable.ui.{spec.name}.text").seat_name
+            except (ImportError, AttributeError):
+                return None
+            return lambda index: self.person_at(index, place(index))
+
+        def results_dialog(self, record: dict) -> Any:
+            if spec.name == "guinote":           # (its summary names the pairs: us and them)
+                return self.guinote_summary(record)
+            return self.with_names(super().results_dialog(record))
+
+        def match_end_dialog(self, record: dict) -> Any:
+            return self.with_names(super().match_end_dialog(record))
+
+        def with_names(self, dialog: Any) -> Any:
+            """A summary that names seats (its ``name_of``) names the people too."""
+            name_of = self.name_of()
+            if hasattr(dialog, "name_of") and name_of is not None:
+                dialog.name_of = name_of
+            return dialog
+
         # Guiñote: the hand's summary reads the deal record for what the view says too (de vueltas, and
         # the points carried into it); a deal record, which holds every hand, is never sent.
-        def results_dialog(self, record: dict) -> Any:
-            if spec.name != "guinote":
-                return super().results_dialog(record)
+        def guinote_summary(self, record: dict) -> Any:
             from cardtable.ui.guinote.dialogs import SummaryScreen
 
             view = self.human_view()

@@ -238,7 +238,7 @@ class GuandanScreen(GameScreen):
         style = self.style_name
         self.query_one(LevelBar).show(view, self.flash, self.flash_team)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
-            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, style, one_line=seat == 2))
+            self.query_one(widget_id, SeatPanel).show_plate(self.named(seat_plate(view, seat, style, one_line=seat == 2), seat))
         columns, labels = self._column_groups(view)
         keep = self.columns.selection() if [list(c) for c in columns] == self.columns.columns else None
         self.columns.set_columns(columns, labels, style)
