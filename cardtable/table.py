@@ -973,6 +973,7 @@ class TableSession:
             **({"seed": self.match.seed} if self.phase == OVER else {}),
             "host": self.host, "seats": [s.public() for s in self.seats], "to_move": self.match.to_move(),
             "results": self.results, "moves": len(self.match.moves),
+            "hands": [r for r in self.match.log if r.get("type") == "hand_end"],    # public: the chart's
             "take_back": None if request is None else {"seat": request.seat,
                                                        "waiting": sorted(request.waiting)},
         }, view=self.phase != LOBBY)

@@ -245,6 +245,28 @@ def test_double_tribute_higher_card_to_first():
     assert sum(len(h) for h in match.hands) == 108 and all(len(h) == 27 for h in match.hands)
 
 
+def test_a_payers_view_says_whom_its_tribute_goes_to():
+    """With two payers the receiver depends on both hands: a payer's view says its own only once the
+    other payer's card is on the table (the «you pay X» notice reads it); nobody else's view names one."""
+    for seed in range(50):
+        match = next_hand_after([0, 2], seed=seed)
+        if match.tribute == "double":
+            break
+    assert match.tribute == "double"
+    to_first = match.log[-1]["leader"]
+    other = 1 if to_first == 3 else 3
+    while match.phase == "tribute":
+        expected = {to_first: 0, other: 2}
+        payer = match.to_move()
+        if payer in expected and payer not in match.paid:
+            # The one paying now is told only once the other payer's card is on the table.
+            later = other if payer == to_first else to_first
+            assert match.view(payer).tribute_to == (expected[payer] if later in match.paid else None)
+        assert match.view(0).tribute_to is None and match.view(2).tribute_to is None
+        match.apply(match.legal_moves()[0])
+    assert all(match.view(seat).tribute_to is None for seat in range(4))
+
+
 def test_anti_tribute_when_payers_hold_both_big_jokers():
     for seed in range(400):
         match = GuandanMatch(GuandanOptions(), seed)

@@ -73,3 +73,12 @@ def test_an_events_seats_and_outcome_are_turned():
     assert data["seat"] == 0 and data["to_move"] == 2 and data["winners"] == [2]
     assert [s["name"] for s in data["seats"]] == ["bob", "", "alice", ""]
     assert [s["seat"] for s in data["seats"]] == [0, 1, 2, 3] and data["totals"] == [3, 4, 1, 2]
+
+
+def test_guandan_s_tribute_receiver_is_named_from_the_payer_s_chair():
+    from tests.test_guandan_rules import next_hand_after
+
+    match = next_hand_after([0, 1, 3])                 # seat 2 is last: it pays the tribute to seat 0
+    assert match.phase == "tribute" and match.view(2).tribute_to == 0
+    view = turned.turn_view("guandan", match.view(2), 2)
+    assert view.to_move == 0 and view.tribute_to == 2   # from seat 2's chair, the first out sits opposite

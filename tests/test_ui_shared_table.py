@@ -79,3 +79,45 @@ async def test_a_shared_hand_through_the_table_screen(tmp_path, game):
             await client.close()
     finally:
         await hub.close()
+
+
+async def test_a_shared_table_s_plates_name_the_people_and_keep_the_cpus_places(tmp_path):
+    from cardtable.i18n import t
+    from cardtable.ui.seats import SeatPanel
+
+    hub = await started(tmp_path / "hub", fast())
+    try:
+        alice, bob, code = await table_of_two(hub, "gongzhu")
+        session = hub.tables[code].session
+        lobby = LobbyModel(code, "gongzhu", 2)
+        lobby.take(Event("seats", {"seats": [s.public() for s in session.seats], "phase": "play", "host": 0}))
+        app = make_app(tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = table_screen(app, bob, lobby)        # Bob at seat 2: Alice (seat 0) sits opposite him
+            app.push_screen(screen)
+            async with asyncio.timeout(20):
+                while screen.seat.names()[2] != "alice" or screen.seat.view() is None:
+                    await pilot.pause(0.02)
+            screen.refresh_table()
+            await pilot.pause()
+            titles = {place: screen.query_one(f"#gz-{place}", SeatPanel).border_title
+                      for place in ("west", "north", "east")}
+            assert titles == {"north": t("remote_person_at", name="alice", place=t("gz_seat_2")),
+                              "west": t("gz_seat_1"), "east": t("gz_seat_3")}
+            # The hand's results and the match's end name them too (their columns, notes and totals).
+            from cardtable.ui.gongzhu.dialogs import results_table
+            from tests.test_ui_minus_signs import rendered
+
+            record = {"hand": 1, "taken": [[], [], [], []], "shown": [[], [], [], []],
+                      "lines": [dict.fromkeys(("hearts", "pig", "goat", "base", "hand", "total"), 0)
+                                | {"transformer": "none"} for _ in range(4)]}
+            for dialog in (screen.results_dialog(record), screen.match_end_dialog(record)):
+                assert [dialog.name_of(index) for index in range(4)] == [
+                    t("gz_seat_0"), t("gz_seat_1"), titles["north"], t("gz_seat_3")]
+            assert "alice" in rendered(results_table(record, "colour", screen.results_dialog(record).name_of))
+            await screen.seat.close()
+        for client in (alice, bob):
+            await client.close()
+    finally:
+        await hub.close()

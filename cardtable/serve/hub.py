@@ -36,6 +36,7 @@ from cardtable.engine import IllegalMove
 from cardtable.games import GameSpec
 from cardtable.saves import SUFFIX, SaveData, SaveError, SlotBusy
 from cardtable.serve.tablestore import BackgroundStore
+from cardtable.stats import StatsService
 from cardtable.table import (
     OVER,
     SEATS,
@@ -47,6 +48,7 @@ from cardtable.table import (
     NextHand,
     Play,
     Reply,
+    Seat,
     Sit,
     Snapshot,
     TableSession,
@@ -210,16 +212,23 @@ class Hub:
     """The shared tables of one server, on ``DIR/tables.sock`` (mode 0600; ``DIR`` made 0700).
 
     ``thinker_for(spec)`` gives a table's CPU thinker (default: the game's bots, asked in a thread; a
-    server gives a ``table.WorkerThinker`` for the search levels). ``clock`` is the time the idle
-    timeout, the rate caps and the guess limits read."""
+    server gives a ``table.WorkerThinker`` for the search levels). ``stats_path(identity)`` is where a
+    player's statistics database is (None: that player's are not kept; no ``stats_path``: nobody's):
+    each person's hands are written there, by a ``stats.StatsService`` of the player's (its own
+    thread, never the loop). ``clock`` is the time the idle timeout, the rate caps and the guess
+    limits read."""
 
     def __init__(self, directory: Path | str, limits: HubLimits | None = None, *,
                  thinker_for: Callable[[GameSpec], Thinker] | None = None,
+                 stats_path: Callable[[str], Path | None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.directory = Path(directory)
         self.limits = limits or HubLimits()
         self.thinker_for = thinker_for or BotThinker
+        self.stats_path = stats_path
         self.clock = clock
+        self._identities: dict[str, str] = {}          # a seat's owner tag → the identity it was made of
+        self._statistics: dict[str, StatsService | None] = {}     # identity → that player's service
         self.store = BackgroundStore(self.directory / STORE_NAME)   # writes off the event loop
         self.tables: dict[str, _Table] = {}
         self.conns: set[_Conn] = set()
@@ -278,6 +287,10 @@ class Hub:
         await asyncio.gather(*(t for t in [self._sweeper, *self._tasks] if t is not None),
                              return_exceptions=True)
         await asyncio.to_thread(self.store.close)
+        services = [service for service in self._statistics.values() if service is not None]
+        self._statistics.clear()
+        for service in services:                      # the last writes done
+            await asyncio.to_thread(service.close)
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
@@ -380,6 +393,7 @@ class Hub:
     def _hold(self, session: TableSession) -> _Table:
         table = _Table(session, self.thinker_for(session.spec))
         session.thinker = table.thinker
+        session.stats_for = self._stats_for
         self.tables[session.code] = table
         table.task = asyncio.get_running_loop().create_task(self._run(table))
         self._tasks.add(table.task)
@@ -722,6 +736,19 @@ class Hub:
     def _attach(self, conn: _Conn, table: _Table, seat: int) -> None:
         conn.table, conn.seat = table, seat
         table.conns[seat] = conn
+        if conn.identity is not None:        # whose statistics the seat's hands go to
+            self._identities[owner_tag(conn.identity)] = conn.identity
+
+    def _stats_for(self, seat: Seat) -> StatsService | None:
+        """The statistics of the person owning ``seat``: known once they have sat at a table of this
+        hub since it started (a resumed table's seat counts from its owner's joining again)."""
+        identity = self._identities.get(seat.owner) if seat.owner is not None else None
+        if identity is None or self.stats_path is None:
+            return None
+        if identity not in self._statistics:
+            path = self.stats_path(identity)
+            self._statistics[identity] = None if path is None else StatsService(path)
+        return self._statistics[identity]
 
     def _detach(self, conn: _Conn) -> None:
         """The client leaves its table: its seat goes to its CPU at once (the session's ``leave``)."""

@@ -15,6 +15,7 @@ one line to the client and one line in the server's log.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import dataclasses
 import fcntl
@@ -273,6 +274,22 @@ def hub_identity(key: asyncssh.SSHKey) -> str:
     return key.get_fingerprint("sha256")
 
 
+def player_stats_path(directory: Path, identity: str) -> Path | None:
+    """Where a player's statistics are, from their identity at the shared tables (:func:`hub_identity`):
+    ``stats.sqlite3`` in their directory (:func:`player_home`), as their own tables' are. None when it
+    is not a key's fingerprint or the directory is gone (pruned)."""
+    prefix = "SHA256:"
+    if not identity.startswith(prefix):
+        return None
+    encoded = identity[len(prefix):]
+    try:
+        digest = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
+    except ValueError:
+        return None
+    home = directory / "users" / digest.hex()
+    return home / "stats.sqlite3" if len(digest) == 32 and home.is_dir() else None
+
+
 def hub_name(username: str) -> str:
     """A player's name at a shared table: their SSH user name, cleaned as text from files is and
     length-capped (``table.clean_name``)."""
@@ -380,7 +397,8 @@ class TableServer:
         thinker = workers.Thinker()          # (its process starts at the first search)
         hub = Hub(self.directory / "hub", HubLimits(idle_timeout=self.limits.idle_timeout,
                                                     turn_timeout=self.limits.turn_timeout),
-                  thinker_for=lambda spec: WorkerThinker(spec, thinker))
+                  thinker_for=lambda spec: WorkerThinker(spec, thinker),
+                  stats_path=lambda identity: player_stats_path(self.directory, identity))
         try:
             await hub.start()
         except HubBusy as exc:

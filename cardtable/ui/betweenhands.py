@@ -93,12 +93,16 @@ class BetweenHands:
     def show_match_end(self) -> None:
         from cardtable.stats import running_scores
 
-        local = self.local()
         dialog = self.match_end_dialog(cast(dict, self.pending_match_end))   # (shown when set)
-        dialog.chart = (f"chart_running_{self.spec.name}",
-                        running_scores(self.spec.name, local.log() if local is not None else []))
+        dialog.chart = (f"chart_running_{self.spec.name}", running_scores(self.spec.name, self.hand_ends()))
         dialog.ascii_only = self.style_name == "ascii"
         self.app.push_screen(dialog, callback=self._match_end_done)
+
+    def hand_ends(self) -> list[dict]:
+        """The match's ``hand_end`` records so far (the running-score chart's): a terminal's own table
+        reads its log; a shared table's screen, the records its seat was sent."""
+        local = self.local()
+        return [r for r in local.log() if r.get("type") == "hand_end"] if local is not None else []
 
     def _match_end_done(self, choice: str | None) -> None:
         self.app.pop_screen()

@@ -24,6 +24,7 @@ from cardtable.ui.dealing import DealAnimation
 from cardtable.ui.keylabels import KeyLabels, LiftThenPlay
 from cardtable.ui.numbers import in_style
 from cardtable.ui.seatlink import SeatLink
+from cardtable.ui.seats import Plate
 from cardtable.ui.solotable import SoloTable
 from cardtable.ui.tableadvice import HINT_ROWS, HUMAN, AdviceLine, TableAdvice
 
@@ -93,6 +94,10 @@ class GameScreen(SoloTable, DealAnimation, BetweenHands, KeyLabels, TableAdvice,
     @seat.setter
     def seat(self, seat: SeatLink) -> None:      # (a test's seat that shows nothing but its view)
         self._seat = seat
+
+    def named(self, plate: Plate, seat: int) -> Plate:
+        """A seat's plate as this table names it: by its place (a shared table names its people)."""
+        return plate
 
     def human_view(self) -> Any:
         """What the person at this table sees, which is all the table draws from: the seat's view (the

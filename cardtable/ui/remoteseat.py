@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -107,6 +108,7 @@ class RemoteSeat:
         self._sending: set[asyncio.Task[Any]] = set()
         self._world: tuple[Hashable, Any] | None = None     # (position, a match sampled from the view)
         self._next_hands = 0                                 # next_hand events seen (the next deal came)
+        self._hand_ends: dict[int, dict[str, Any]] = {}      # the hand_end records sent, by hand
         self.closed = False
 
     # -- the protocol
@@ -302,6 +304,16 @@ class RemoteSeat:
         elif event.type == "take_back_cancelled":
             self._tell(self.t("remote_take_back_cancelled"))
 
+    def hand_ends(self) -> list[dict[str, Any]]:
+        """The match's ``hand_end`` records this seat was sent (a snapshot brings the earlier ones), from
+        its own chair, in hand order: the running-score chart's."""
+        return [self._hand_ends[hand] for hand in sorted(self._hand_ends)]
+
+    def _keep_hand_ends(self, records: list[Any]) -> None:
+        for record in records:
+            if isinstance(record, dict) and record.get("type") == "hand_end" and type(record.get("hand")) is int:
+                self._hand_ends[record["hand"]] = record
+
     def _deliver(self, batch: list[Event]) -> None:
         shown: list[Event] = []
         for event in batch:
@@ -327,9 +339,13 @@ class RemoteSeat:
                 self._generation += 1
             elif event.type == "next_hand":
                 self._next_hands += 1
+            elif event.type == "hand_over":
+                self._keep_hand_ends([data.get("record")])
             elif event.type == "snapshot" and type(data.get("moves")) is int:
                 self._number = data["moves"]
                 self._generation += 1
+            if event.type == "snapshot" and isinstance(data.get("hands"), list):
+                self._keep_hand_ends(data["hands"])
             if event.view is not None and event.type in VIEW_EVENTS:
                 self._view = event.view
             self._take_back_news(event)
@@ -374,19 +390,47 @@ def table_screen(app: Any, client: Any, lobby: Any) -> Any:
             listed = ", ".join(t("remote_person_at", name=name, place=place(index)) for index, name in people)
             self.title = t(self.TITLE_KEY) + " · " + t("remote_with", people=listed)
 
-        # Guandan: whom the tribute goes to (a solo screen asks its match): the seat's sampled match
-        # knows the receivers the view implies (only the notice that names them reads it).
-        def tribute_receiver(self) -> int:
-            world = seat._sampled()
-            receivers = getattr(world, "receiver_of", {}) if world is not None else {}
-            real = receivers.get(seat.seat)
-            return turned.seat(real, seat.shift) if type(real) is int else 2
+        def hand_ends(self) -> list[dict]:
+            return seat.hand_ends()
+
+        def named(self, plate: Any, seat_index: int) -> Any:
+            """A person's plate names them at their place («bob (North)»); a CPU's keeps its place."""
+            return dataclasses.replace(plate, name=self.person_at(seat_index, plate.name))
+
+        def person_at(self, seat_index: int, place: str) -> str:
+            """«bob (North)» for another person's seat (from this chair); a CPU's place, and «You», as solo."""
+            names = seat.names()
+            name = names[seat_index] if 0 <= seat_index < len(names) else ""
+            if not name or seat_index == seat.index:
+                return place
+            return t("remote_person_at", name=name, place=place)
+
+        def name_of(self) -> Callable[[int], str] | None:
+            """The seats' names in the summaries (None: a game whose summaries name no seat)."""
+            try:
+                place = importlib.import_module(f"cardtable.ui.{spec.name}.text").seat_name
+            except (ImportError, AttributeError):
+                return None
+            return lambda index: self.person_at(index, place(index))
+
+        def results_dialog(self, record: dict) -> Any:
+            if spec.name == "guinote":           # (its summary names the pairs: us and them)
+                return self.guinote_summary(record)
+            return self.with_names(super().results_dialog(record))
+
+        def match_end_dialog(self, record: dict) -> Any:
+            return self.with_names(super().match_end_dialog(record))
+
+        def with_names(self, dialog: Any) -> Any:
+            """A summary that names seats (its ``name_of``) names the people too."""
+            name_of = self.name_of()
+            if hasattr(dialog, "name_of") and name_of is not None:
+                dialog.name_of = name_of
+            return dialog
 
         # Guiñote: the hand's summary reads the deal record for what the view says too (de vueltas, and
         # the points carried into it); a deal record, which holds every hand, is never sent.
-        def results_dialog(self, record: dict) -> Any:
-            if spec.name != "guinote":
-                return super().results_dialog(record)
+        def guinote_summary(self, record: dict) -> Any:
             from cardtable.ui.guinote.dialogs import SummaryScreen
 
             view = self.human_view()

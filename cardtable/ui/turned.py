@@ -127,7 +127,8 @@ GAMES: dict[str, GameTurn] = {
     "guandan": GameTurn(
         view={**_COMMON, "levels": per_team, "a_failures": per_team, "declarer": team, "counts": per_seat,
               "finish": seats, "top": slot_of("seat", seat), "actions": per_seat, "tribute_moves": tribute_moves,
-              "anti_holders": seats, "plays": pairs, "trick": pairs, "last_trick": pairs, "last_winner": seat},
+              "anti_holders": seats, "plays": pairs, "trick": pairs, "last_trick": pairs, "last_winner": seat,
+              "tribute_to": seat},
         record={**_RECORD_COMMON, "finish": seats, "winner_team": team, "levels": per_team,
                 "a_failures": per_team}),
     "guinote": GameTurn(
@@ -178,6 +179,8 @@ def turn_data(game: str, data: dict[str, Any], shift: int) -> dict[str, Any]:
         turned["record"] = turn_record(game, turned["record"], shift)
     if isinstance(turned.get("results"), dict):
         turned["results"] = turn_record(game, turned["results"], shift)
+    if isinstance(turned.get("hands"), list):          # a snapshot's finished hands
+        turned["hands"] = [turn_record(game, record, shift) for record in turned["hands"]]
     if "winners" in turned:
         turned["winners"] = seats(turned["winners"], shift)
     if "totals" in turned:

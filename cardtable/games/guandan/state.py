@@ -276,6 +276,7 @@ class GuandanView(LazyBotSeed):
     trick: tuple[tuple[int, Any], ...] = ()        # the current trick so far: (seat, Play or Pass)
     last_trick: tuple[tuple[int, Any], ...] = ()   # the last closed trick of this hand
     last_winner: int | None = None                 # who won it (the owner of its top play)
+    tribute_to: int | None = None                  # whom this seat's tribute goes to, in the tribute phase
 
     @property
     def wild(self) -> Card:
@@ -603,7 +604,18 @@ class GuandanMatch(Match):
             anti_holders=self.anti_holders, played=tuple(self.played), plays=tuple(self.plays),
             legal=tuple(self.legal_moves(seat)) if self.to_move() == seat else (),
             decision=(self._bot_key(), len(self.moves), seat), trick=tuple(self.trick),
-            last_trick=self.last_trick, last_winner=self.last_winner)
+            last_trick=self.last_trick, last_winner=self.last_winner,
+            tribute_to=self._tribute_to(seat))
+
+    def _tribute_to(self, seat: int) -> int | None:
+        """Whom ``seat``'s tribute goes to, once what the seat may know decides it: with one payer at
+        once; with two, the higher card goes to the first out, so the first to pay is not told (it
+        hangs on the other payer's hidden card) and the second is (the first's card is on the table)."""
+        if self.phase != "tribute" or seat not in self.receiver_of:
+            return None
+        if any(other not in self.paid for other in self.receiver_of if other != seat):
+            return None
+        return self.receiver_of[seat]
 
     def clone(self) -> GuandanMatch:
         twin = GuandanMatch.__new__(GuandanMatch)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -183,11 +184,13 @@ class ShowPanel(AnswerOnce):
         self.dismiss(() if focused is not None and focused.id == "no-show" else self.chosen())
 
 
-def results_table(record: dict, style: str) -> Table:
+def results_table(record: dict, style: str, name_of: Callable[[int], str] = seat_name) -> Table:
+    """The hand's lines, one column per seat headed by ``name_of(seat)`` (its place; at a shared table a
+    person's name too)."""
     table = Table(expand=False, pad_edge=False)
     table.add_column("")
     for seat in range(4):
-        table.add_column(seat_name(seat), justify="right")
+        table.add_column(name_of(seat), justify="right")
     lines = record["lines"]
     for key in ("hearts", "pig", "goat", "base", "transformer", "hand", "total"):
         cells = []
@@ -209,6 +212,7 @@ class ResultsScreen(HandEndDialog):
     """The seven lines for the four players after a hand, marking all hearts and a doubling Transformer."""
 
     DEFAULT_CSS = "ResultsScreen .dialog { width: 70; }"
+    name_of: Callable[[int], str] = staticmethod(seat_name)     # a shared table names its people
 
     def __init__(self, record: dict, match_over: bool) -> None:
         super().__init__(t("gz_results", hand=record["hand"]), match_over)
@@ -219,24 +223,27 @@ class ResultsScreen(HandEndDialog):
         for seat, line in enumerate(self.record["lines"]):
             taken = self.record["taken"][seat]
             if len([c for c in taken if c.endswith("H")]) == 13:
-                notes.append(f"{seat_name(seat)}: {t('gz_grand_slam' if len(taken) == 16 else 'gz_all_hearts')}")
+                notes.append(f"{self.name_of(seat)}: {t('gz_grand_slam' if len(taken) == 16 else 'gz_all_hearts')}")
             if line["transformer"] in ("x2", "x4"):
-                notes.append(f"{seat_name(seat)}: {t('gz_transformer_' + line['transformer'])}")   # doubled, ×4
-        yield Static(Group(results_table(self.record, self.app.settings.card_style), Text("\n".join(notes), style="italic")), id="results-body")
+                notes.append(f"{self.name_of(seat)}: {t('gz_transformer_' + line['transformer'])}")   # ×2, ×4
+        table = results_table(self.record, self.app.settings.card_style, self.name_of)
+        yield Static(Group(table, Text("\n".join(notes), style="italic")), id="results-body")
 
 
 class GongZhuMatchEnd(MatchEndDialog):
     """Names the winner and «el Cerdo», with the final totals."""
 
     DEFAULT_CSS = "GongZhuMatchEnd .dialog { width: 60; }"
+    name_of: Callable[[int], str] = staticmethod(seat_name)     # a shared table names its people
 
     def body(self):
         def names(seats):
             """«Oeste y Este», «West, North and East» (was «Oeste, Este»)."""
-            words = [seat_name(s) for s in seats]
+            words = [self.name_of(s) for s in seats]
             return words[0] if len(words) == 1 else t("list_and", first=", ".join(words[:-1]), last=words[-1])
 
-        rows = [Text(f"{cells.ljust(seat_name(seat), 8)}{signed(total, self.app.settings.card_style, 6)}",
+        width = max(8, *(cell_len(self.name_of(seat)) + 1 for seat in range(4)))
+        rows = [Text(f"{cells.ljust(self.name_of(seat), width)}{signed(total, self.app.settings.card_style, 6)}",
                      style="bold" if seat in self.record["winners"] else "")
                 for seat, total in enumerate(self.record["totals"])]
         totals = Text("\n").join(rows)           # (no blank row after the last: the chart needs it)

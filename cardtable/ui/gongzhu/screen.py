@@ -150,7 +150,7 @@ class GongZhuScreen(LiftThenPlay, GameScreen):
             count = min(view.counts[seat], dealt) if self.dealing else view.counts[seat]
             panel = self.query_one(widget_id, SeatPanel)
             inner = panel.size.width or None           # (the content width: border and padding excluded)
-            panel.show_plate(seat_plate(view, seat, count, style, wide=seat == 2, width=inner))
+            panel.show_plate(self.named(seat_plate(view, seat, count, style, wide=seat == 2, width=inner), seat))
         me = Text()
         me.append(f"{seat_name(HUMAN)}  ", style="bold")
         me.append(f"{t('gz_total')} {signed(view.totals[HUMAN], style)}", style="bold")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from rich.table import Table
@@ -114,6 +114,7 @@ class GuandanSummary(HandEndDialog):
     """The places and the levels after a hand."""
 
     DEFAULT_CSS = "GuandanSummary .dialog { width: 60; }"
+    name_of: Callable[[int], str] = staticmethod(seat_name)     # a shared table names its people
 
     def __init__(self, record: dict, match_over: bool, options: GuandanOptions | None = None) -> None:
         super().__init__(t("gd_summary", hand=record["hand"]), match_over)
@@ -128,7 +129,7 @@ class GuandanSummary(HandEndDialog):
         finish = record["finish"]
         out = min(finish.index(partner(finish[0])) + 1, 3)     # players out when the hand ended
         for index, seat in enumerate(finish):
-            table.add_row(place_name(index if index < out else 3), seat_name(seat))
+            table.add_row(place_name(index if index < out else 3), self.name_of(seat))
         yield Static(table)
         yield Label(rise_text(record))
         yield Label(t("gd_levels_now", us=record["levels"][0], them=record["levels"][1]))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any
 
 from rich.cells import cell_len
 from textual import events, on
@@ -16,7 +16,7 @@ from cardtable.cards import Card
 from cardtable.games.guandan import advice, rules
 from cardtable.games.guandan.bots import decompose, recommended_return
 from cardtable.games.guandan.rules import Combo
-from cardtable.games.guandan.state import GuandanMatch, GuandanView, Pass, Play, Return, Tribute
+from cardtable.games.guandan.state import GuandanView, Pass, Play, Return, Tribute
 from cardtable.i18n import t
 from cardtable.tricks import partner
 from cardtable.ui.cardart import card_label
@@ -193,7 +193,8 @@ class GuandanScreen(GameScreen):
         if isinstance(legal[0], Tribute):
             receiver = self.tribute_receiver()
             if len(legal) == 1:
-                self.notify(t("gd_tribute_you_pay", name=seat_name(receiver)))
+                self.notify(t("gd_tribute_you_pay", name=seat_name(receiver)) if receiver is not None
+                            else t("gd_tribute_you_pay_double"))
                 self.play(legal[0], HUMAN)
                 return
             self.columns.select([legal[0].card])
@@ -205,12 +206,10 @@ class GuandanScreen(GameScreen):
     def results_dialog(self, record: dict) -> GuandanSummary:
         return GuandanSummary(record, self.pending_match_end is not None, self.human_view().options)
 
-    def tribute_receiver(self) -> int:
-        """Whom your tribute goes to. (Not in the view yet: with two payers it depends on both cards, so
-        a terminal's own table asks its match; to be a view field for shared tables.)"""
-        local = self.local()
-        assert local is not None, "a shared table's view must say whom the tribute goes to"
-        return cast(GuandanMatch, local.match).receiver_of[HUMAN]
+    def tribute_receiver(self) -> int | None:
+        """Whom your tribute goes to, when the view says it: with two payers the higher card goes to the
+        first out, so the first to pay learns it only from the other payer's card, as everyone does."""
+        return self.human_view().tribute_to
 
     def match_end_dialog(self, record: dict) -> GuandanMatchEnd:
         return GuandanMatchEnd(record)
@@ -238,7 +237,7 @@ class GuandanScreen(GameScreen):
         style = self.style_name
         self.query_one(LevelBar).show(view, self.flash, self.flash_team)
         for seat, widget_id in ((3, "#gd-west"), (2, "#gd-north"), (1, "#gd-east")):
-            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, style, one_line=seat == 2))
+            self.query_one(widget_id, SeatPanel).show_plate(self.named(seat_plate(view, seat, style, one_line=seat == 2), seat))
         columns, labels = self._column_groups(view)
         keep = self.columns.selection() if [list(c) for c in columns] == self.columns.columns else None
         self.columns.set_columns(columns, labels, style)
@@ -528,13 +527,16 @@ class GuandanScreen(GameScreen):
 
     def _hint_message(self, step: advice.HintStep, view: GuandanView) -> str:
         """What the status line says with a hint of the h cycle (nothing for a plain cheapest play)."""
-        if step.kind in ("tribute", "return"):
-            return t(f"gd_hint_{step.kind}", card=card_label(step.cards[0], self.style_name))
+        if step.kind == "tribute":
+            return t("gd_hint_tribute", card=card_label(step.cards[0], self.style_name))
+        if step.kind == "return":
+            return t("gd_hint_return", card=card_label(step.cards[0], self.style_name))
         if step.kind == "partner":
             return t("gd_hint_partner")
-        if step.play is not None and step.kind in ("out", "over_partner"):
-            key = "gd_hint_out" if step.kind == "out" else "gd_over_partner"
-            return t(key, play=combo_name(advice.play_combo(step.play, view)))
+        if step.play is not None and step.kind == "out":
+            return t("gd_hint_out", play=combo_name(advice.play_combo(step.play, view)))
+        if step.play is not None and step.kind == "over_partner":
+            return t("gd_over_partner", play=combo_name(advice.play_combo(step.play, view)))
         return ""
 
     def action_hint(self) -> None:

@@ -290,7 +290,8 @@ class GuinoteScreen(LiftThenPlay, GameScreen):
         view = self.fresh_view()
         style = self.style_name
         for seat, widget_id in ((3, "#gn-west"), (2, "#gn-north"), (1, "#gn-east")):
-            self.query_one(widget_id, SeatPanel).show_plate(seat_plate(view, seat, view.counts[seat], self.revealed))
+            self.query_one(widget_id, SeatPanel).show_plate(
+                self.named(seat_plate(view, seat, view.counts[seat], self.revealed), seat))
         self.query_one(TablePanel).show_table(view, style, self.armed_exchange)
         self.query_one("#gn-score", Static).update(self._score_text(view))
         hand = self.query_one(HandView)
