@@ -116,10 +116,14 @@ async def test_a_dropped_remote_seat_is_played_by_its_cpu_and_plays_on_after_rej
         try:
             alice, bob, code = await table_of_two(hub)
             session = hub.tables[code].session
-            watcher, seen = await seat_for(alice)
+            notices: list[str] = []
+            watcher, seen = RemoteSeat(alice, GZ, notify=notices.append), Seen()
+            watcher.listen(seen)
+            watcher.go_on()
             await bob.close()                                     # Bob drops
             left = await seen.until(lambda e: e.type == "left" and e.data["seat"] == 2)
             assert left.data["seats"][2]["connected"] is False
+            assert "bob has left: a CPU plays their seat." in notices      # Alice is told
             bot = GZ.bot("easy")
             async with asyncio.timeout(30):                       # the CPU plays Bob's seat meanwhile
                 while not any(e.type == "moved" and e.data["seat"] == 2 for e in seen.events):
@@ -136,6 +140,7 @@ async def test_a_dropped_remote_seat_is_played_by_its_cpu_and_plays_on_after_rej
             await back_seen.until(lambda e: e.type == "snapshot")
             assert back.view().seat == 0 and back.seat == 2 and not session.seats[2].cpu_plays
             await seen.until(lambda e: e.type == "joined" and e.data["seat"] == 2)
+            assert "bob sits at the table." in notices
             await to_move_or_play(alice, back, back_seen)
             moves = len(session.match.moves)
             back.send(Play(back.view().legal[0]))

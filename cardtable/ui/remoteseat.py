@@ -282,6 +282,15 @@ class RemoteSeat:
             while wanted is not None and not any(event.type == wanted for event in batch[batch.index(moved):]):
                 batch.append(await self.client.next_event(timeout=2.0))
 
+    def _arrival_news(self, kind: str, seat: Any) -> None:
+        """«bob has left: a CPU plays their seat» / «bob sits at the table» for another person, in play
+        (the lobby shows its seats itself)."""
+        if type(seat) is not int or not 0 <= seat < SEATS or seat == self.index:
+            return
+        name = self.names()[seat]
+        if name:
+            self._tell(self.t("remote_left" if kind == "left" else "remote_joined", name=name))
+
     def _tell(self, text: str) -> None:
         if self.notify is not None:
             self.notify(text)
@@ -333,6 +342,8 @@ class RemoteSeat:
             data = event.data
             if isinstance(data.get("seats"), list) and len(data["seats"]) == SEATS:
                 self.seats = data["seats"]
+            if event.type in ("joined", "left") and data.get("phase") != "lobby":
+                self._arrival_news(event.type, data.get("seat"))
             if event.type == "moved" and type(data.get("number")) is int:
                 self._number = data["number"]
             elif event.type == "take_back_done":
