@@ -46,11 +46,12 @@ async def started(directory: Path, limits: HubLimits | None = None, clock: Any =
     return hub
 
 
-async def table_of_two(hub: Hub, game: str = "gongzhu") -> tuple[TableClient, TableClient, str]:
+async def table_of_two(hub: Hub, game: str = "gongzhu",
+                       options: dict[str, Any] | None = None) -> tuple[TableClient, TableClient, str]:
     """Alice hosts, Bob sits opposite her (seat 2), two easy CPUs; the deal has started."""
     alice = await TableClient.connect(hub.socket_path, ALICE, "alice")
     bob = await TableClient.connect(hub.socket_path, BOB, "bob")
-    made = await alice.create(game, open_seats=(2,), level="easy")
+    made = await alice.create(game, options=options, open_seats=(2,), level="easy")
     assert made["ok"], made
     code = made["data"]["code"]
     joined = await bob.join(code)

@@ -21,7 +21,9 @@ from tests.ui_helpers import make_app
 async def test_a_shared_hand_through_the_table_screen(tmp_path, game):
     hub = await started(tmp_path / "hub", fast())
     try:
-        alice, bob, code = await table_of_two(hub, game)
+        # Two hands at least: a Gong Zhu hand can end a ±500 match, so that table plays a fixed 4 hands.
+        options = {"target": 0, "max_hands": 4} if game == "gongzhu" else None
+        alice, bob, code = await table_of_two(hub, game, options)
         session = hub.tables[code].session
         lobby = LobbyModel(code, game, 2)
         lobby.take(Event("seats", {"seats": [s.public() for s in session.seats], "phase": "play", "host": 0}))
@@ -36,7 +38,8 @@ async def test_a_shared_hand_through_the_table_screen(tmp_path, game):
             async def alice_plays() -> None:
                 person = Person(alice)
                 await person.play_hand()
-                assert (await alice.next_hand())["ok"]        # done reading the results
+                reply = await alice.next_hand()
+                assert reply["ok"], reply                      # done reading the results
                 await person.play_hand(hand=2)
 
             other = asyncio.create_task(alice_plays())

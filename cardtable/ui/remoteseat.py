@@ -288,8 +288,10 @@ class RemoteSeat:
         if type(seat) is not int or not 0 <= seat < SEATS or seat == self.index:
             return
         name = self.names()[seat]
-        if name:
-            self._tell(self.t("remote_left" if kind == "left" else "remote_joined", name=name))
+        if name and kind == "left":
+            self._tell(self.t("remote_left", name=name))
+        elif name:
+            self._tell(self.t("remote_joined", name=name))
 
     def _tell(self, text: str) -> None:
         if self.notify is not None:
